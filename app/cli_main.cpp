@@ -1,0 +1,58 @@
+// tendril-cli: headless front end of the Tendril engine (no Qt, no VTK).
+
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "app/cli_commands.hpp"
+#include "tendril_version.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: tendril-cli [--version] [--help] <command> [<args>]
+
+Commands:
+  info MODEL.json        print a summary of a model (links, joints, degrees of freedom)
+  validate MODEL.json    check a model; prints "ok" or "<json pointer>: <reason>"
+  render MODEL.json --out shot.png [--width W] [--height H]
+                         render the model at rest to a PNG (needs an X display: xvfb-run)
+
+Run 'tendril-cli <command> --help' for the options of one command.
+
+Exit codes: 0 success, 1 computation failed, 2 usage error, 3 invalid or unreadable model,
+            4 no display for render.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace tendril::cli;
+  const Args all(argv + 1, argv + argc);
+  if (all.empty()) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  const std::string& command = all.front();
+  const Args args(all.begin() + 1, all.end());
+  try {
+    if (command == "--version") {
+      std::cout << "tendril-cli " << TENDRIL_VERSION << "\n";
+      return kExitOk;
+    }
+    if (command == "--help" || command == "-h" || command == "help") {
+      std::cout << kUsage;
+      return kExitOk;
+    }
+    if (command == "info") return runInfo(args);
+    if (command == "validate") return runValidate(args);
+    if (command == "render") return runRender(args, argv[0]);
+    throw UsageError{command.rfind("-", 0) == 0 ? "unknown option '" + command + "' (see tendril-cli --help)"
+                                                 : "unknown command '" + command + "' (see tendril-cli --help)"};
+  } catch (const UsageError& error) {
+    std::cerr << "tendril-cli: " << error.message << "\n";
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    std::cerr << "tendril-cli: " << error.what() << "\n";
+    return kExitFailure;
+  }
+}

@@ -1,0 +1,454 @@
+#include "core/io/json_io.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "core/model/validate.hpp"
+
+namespace tendril {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// names of enum values as they appear in files
+const std::map<JointType, std::string> kJointNames = {
+    {JointType::Fixed, "fixed"},         {JointType::Revolute, "revolute"},
+    {JointType::Prismatic, "prismatic"}, {JointType::Helical, "helical"},
+    {JointType::Cylindrical, "cylindrical"}, {JointType::Universal, "universal"},
+    {JointType::Planar, "planar"},       {JointType::Spherical, "spherical"},
+    {JointType::Free, "free"}};
+const std::map<ShapeType, std::string> kShapeNames = {
+    {ShapeType::Box, "box"}, {ShapeType::Cylinder, "cylinder"}, {ShapeType::Sphere, "sphere"}};
+const std::map<SectionShape, std::string> kSectionNames = {
+    {SectionShape::Circular, "circular"}, {SectionShape::Rectangular, "rectangular"}};
+const std::map<BasisFamily, std::string> kBasisNames = {
+    {BasisFamily::Monomial, "monomial"},   {BasisFamily::Legendre, "legendre"},
+    {BasisFamily::Chebyshev, "chebyshev"}, {BasisFamily::Fourier, "fourier"},
+    {BasisFamily::Gaussian, "gaussian"},   {BasisFamily::PiecewiseConstant, "piecewise_constant"}};
+const std::array<const char*, 6> kStrainNames = {"torsion", "bend_y",  "bend_z",
+                                                 "stretch", "shear_y", "shear_z"};
+
+/// A JSON object being read: knows its pointer, and at the end rejects keys nobody asked for.
+class ObjectReader {
+ public:
+  ObjectReader(const Json& json, std::string pointer) : json_(json), pointer_(std::move(pointer)) {
+    if (!json_.is_object()) fail(pointer_, "expected an object");
+  }
+
+  [[noreturn]] static void fail(const std::string& pointer, const std::string& reason) {
+    throw ParseError(pointer, reason);
+  }
+
+  std::string at(const std::string& key) const { return pointer_ + "/" + key; }
+  bool has(const std::string& key) const { return json_.contains(key); }
+
+  const Json& required(const std::string& key) {
+    seen_.insert(key);
+    if (!json_.contains(key)) fail(at(key), "missing required field");
+    return json_.at(key);
+  }
+  const Json* optional(const std::string& key) {
+    seen_.insert(key);
+    return json_.contains(key) ? &json_.at(key) : nullptr;
+  }
+
+  double number(const std::string& key, std::optional<double> fallback = std::nullopt) {
+    const Json* value = fallback ? optional(key) : &required(key);
+    if (!value) return *fallback;
+    return asNumber(*value, at(key));
+  }
+  double positive(const std::string& key, std::optional<double> fallback = std::nullopt) {
+    const double x = number(key, fallback);
+    if (!(x > 0.0)) fail(at(key), "must be positive, got " + format(x));
+    return x;
+  }
+  double nonNegative(const std::string& key, std::optional<double> fallback = std::nullopt) {
+    const double x = number(key, fallback);
+    if (!(x >= 0.0)) fail(at(key), "must not be negative, got " + format(x));
+    return x;
+  }
+  int integer(const std::string& key, std::optional<int> fallback = std::nullopt) {
+    const Json* value = fallback ? optional(key) : &required(key);
+    if (!value) return *fallback;
+    if (!value->is_number_integer()) fail(at(key), "expected an integer");
+    return value->get<int>();
+  }
+  std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt) {
+    const Json* value = fallback ? optional(key) : &required(key);
+    if (!value) return *fallback;
+    if (!value->is_string()) fail(at(key), "expected a string");
+    return value->get<std::string>();
+  }
+  template <std::size_t N>
+  std::array<double, N> numbers(const std::string& key, std::array<double, N> fallback) {
+    const Json* value = optional(key);
+    if (!value) return fallback;
+    return asNumbers<N>(*value, at(key));
+  }
+  template <class Enum>
+  Enum enumeration(const std::string& key, const std::map<Enum, std::string>& names,
+                   std::optional<Enum> fallback = std::nullopt) {
+    const std::string name = string(key, fallback ? std::optional(names.at(*fallback)) : std::nullopt);
+    for (const auto& [value, text] : names) {
+      if (text == name) return value;
+    }
+    std::string allowed;
+    for (const auto& entry : names) allowed += (allowed.empty() ? "" : ", ") + entry.second;
+    fail(at(key), "unknown value \"" + name + "\" (expected one of: " + allowed + ")");
+  }
+
+  void rejectUnknownKeys() const {
+    for (const auto& item : json_.items()) {
+      if (!seen_.count(item.key())) fail(at(item.key()), "unknown key");
+    }
+  }
+
+  static double asNumber(const Json& value, const std::string& pointer) {
+    if (!value.is_number()) fail(pointer, "expected a number");
+    const double x = value.get<double>();
+    if (!std::isfinite(x)) fail(pointer, "expected a finite number");
+    return x;
+  }
+  template <std::size_t N>
+  static std::array<double, N> asNumbers(const Json& value, const std::string& pointer) {
+    if (!value.is_array() || value.size() != N) {
+      fail(pointer, "expected an array of " + std::to_string(N) + " numbers");
+    }
+    std::array<double, N> out{};
+    for (std::size_t i = 0; i < N; ++i) out[i] = asNumber(value[i], pointer + "/" + std::to_string(i));
+    return out;
+  }
+  static std::string format(double x) {
+    std::ostringstream s;
+    s << x;
+    return s.str();
+  }
+
+ private:
+  const Json& json_;
+  std::string pointer_;
+  std::set<std::string> seen_;
+};
+
+Placement readPlacement(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  Placement p;
+  p.position = in.numbers<3>("position", p.position);
+  p.rpy = in.numbers<3>("rpy", p.rpy);
+  in.rejectUnknownKeys();
+  return p;
+}
+
+Vec3 readAxis(ObjectReader& in, const std::string& key, Vec3 fallback) {
+  const Vec3 axis = in.numbers<3>(key, fallback);
+  const double norm = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+  if (!(norm > 1e-12)) ObjectReader::fail(in.at(key), "axis must not be zero");
+  return {axis[0] / norm, axis[1] / norm, axis[2] / norm};
+}
+
+JointDesc readJoint(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  JointDesc joint;
+  joint.type = in.enumeration("type", kJointNames);
+  joint.axis = readAxis(in, "axis", joint.axis);
+  joint.pitch = in.number("pitch", 0.0);
+  in.rejectUnknownKeys();
+  return joint;
+}
+
+ShapeDesc readShape(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ShapeDesc shape;
+  shape.type = in.enumeration("type", kShapeNames);
+  shape.size = in.numbers<3>("size", shape.size);
+  shape.color = in.numbers<3>("color", shape.color);
+  const int used = shape.type == ShapeType::Box ? 3 : shape.type == ShapeType::Cylinder ? 2 : 1;
+  for (int i = 0; i < used; ++i) {
+    if (!(shape.size[i] > 0.0)) ObjectReader::fail(in.at("size/" + std::to_string(i)), "must be positive");
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (shape.color[i] < 0.0 || shape.color[i] > 1.0) {
+      ObjectReader::fail(in.at("color/" + std::to_string(i)), "must lie in [0, 1]");
+    }
+  }
+  in.rejectUnknownKeys();
+  return shape;
+}
+
+RigidBodyDesc readRigid(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  RigidBodyDesc body;
+  body.mass = in.positive("mass");
+  body.com = in.numbers<3>("com", body.com);
+  body.inertia = in.numbers<6>("inertia", body.inertia);
+  if (const Json* tip = in.optional("tip")) body.tip = readPlacement(*tip, in.at("tip"));
+  if (const Json* shape = in.optional("shape")) body.shape = readShape(*shape, in.at("shape"));
+  in.rejectUnknownKeys();
+  return body;
+}
+
+// a linearly tapering size given as [start, end] (or one number for a constant size)
+std::array<double, 2> readTaper(ObjectReader& in, const std::string& key) {
+  const Json& value = in.required(key);
+  if (value.is_number()) {
+    const double x = ObjectReader::asNumber(value, in.at(key));
+    if (!(x > 0.0)) ObjectReader::fail(in.at(key), "must be positive");
+    return {x, x};
+  }
+  const auto pair = ObjectReader::asNumbers<2>(value, in.at(key));
+  for (int i = 0; i < 2; ++i) {
+    if (!(pair[i] > 0.0)) ObjectReader::fail(in.at(key + "/" + std::to_string(i)), "must be positive");
+  }
+  return pair;
+}
+
+CrossSectionDesc readSection(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  CrossSectionDesc section;
+  section.shape = in.enumeration("shape", kSectionNames);
+  if (section.shape == SectionShape::Circular) {
+    const auto radius = readTaper(in, "radius");
+    section.radius_start = radius[0];
+    section.radius_end = radius[1];
+  } else {
+    const auto width = readTaper(in, "width");
+    const auto height = readTaper(in, "height");
+    section.width_start = width[0];
+    section.width_end = width[1];
+    section.height_start = height[0];
+    section.height_end = height[1];
+  }
+  in.rejectUnknownKeys();
+  return section;
+}
+
+MaterialDesc readMaterial(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  MaterialDesc material;
+  material.youngs_modulus = in.positive("youngs_modulus");
+  material.density = in.positive("density");
+  material.damping = in.nonNegative("damping", 0.0);
+  if (in.has("shear_modulus")) {
+    if (in.has("poisson_ratio")) {
+      ObjectReader::fail(in.at("shear_modulus"), "give either poisson_ratio or shear_modulus, not both");
+    }
+    material.shear_modulus = in.positive("shear_modulus");
+    material.poisson_ratio.reset();
+  } else {
+    const double nu = in.number("poisson_ratio");
+    if (!(nu > -1.0 && nu <= 0.5)) {
+      ObjectReader::fail(in.at("poisson_ratio"), "must lie in (-1, 0.5], got " + ObjectReader::format(nu));
+    }
+    material.poisson_ratio = nu;
+  }
+  in.rejectUnknownKeys();
+  return material;
+}
+
+StrainBasisDesc readBasis(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  StrainBasisDesc basis;
+  basis.family = in.enumeration("family", kBasisNames);
+  ObjectReader orders(in.required("order"), in.at("order"));
+  for (int i = 0; i < 6; ++i) {
+    const int order = orders.integer(kStrainNames[i], -1);
+    if (order < -1) {
+      ObjectReader::fail(orders.at(kStrainNames[i]), "order must be -1 (off) or >= 0, got " + std::to_string(order));
+    }
+    if (order > 20) ObjectReader::fail(orders.at(kStrainNames[i]), "order above 20 is not supported");
+    basis.order[i] = order;
+  }
+  orders.rejectUnknownKeys();
+  in.rejectUnknownKeys();
+  return basis;
+}
+
+DivisionDesc readDivision(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  DivisionDesc division;
+  division.length = in.positive("length");
+  division.section = readSection(in.required("section"), in.at("section"));
+  division.material = readMaterial(in.required("material"), in.at("material"));
+  division.basis = readBasis(in.required("basis"), in.at("basis"));
+  division.reference_strain = in.numbers<6>("reference_strain", division.reference_strain);
+  division.gauss_points = in.integer("gauss_points", division.gauss_points);
+  if (division.gauss_points < 1 || division.gauss_points > 30) {
+    ObjectReader::fail(in.at("gauss_points"), "must lie in [1, 30]");
+  }
+  in.rejectUnknownKeys();
+  return division;
+}
+
+SoftBodyDesc readSoft(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  SoftBodyDesc soft;
+  soft.magnus_order = in.integer("magnus_order", 4);
+  if (soft.magnus_order != 2 && soft.magnus_order != 4) ObjectReader::fail(in.at("magnus_order"), "must be 2 or 4");
+  const Json& divisions = in.required("divisions");
+  if (!divisions.is_array() || divisions.empty()) {
+    ObjectReader::fail(in.at("divisions"), "expected a non-empty array of divisions");
+  }
+  soft.divisions.clear();
+  for (std::size_t i = 0; i < divisions.size(); ++i) {
+    soft.divisions.push_back(readDivision(divisions[i], in.at("divisions/" + std::to_string(i))));
+  }
+  in.rejectUnknownKeys();
+  return soft;
+}
+
+LinkDesc readLink(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  LinkDesc link;
+  link.name = in.string("name");
+  if (link.name.empty() || link.name == "world") ObjectReader::fail(in.at("name"), "must be non-empty and not \"world\"");
+  link.parent = in.string("parent", "world");
+  if (const Json* origin = in.optional("origin")) link.origin = readPlacement(*origin, in.at("origin"));
+  if (const Json* joint = in.optional("joint")) link.joint = readJoint(*joint, in.at("joint"));
+  const bool rigid = in.has("rigid"), soft = in.has("soft");
+  if (rigid == soft) ObjectReader::fail(pointer, "a link needs exactly one of \"rigid\" or \"soft\"");
+  if (rigid) {
+    link.kind = BodyKind::Rigid;
+    link.rigid = readRigid(in.required("rigid"), in.at("rigid"));
+  } else {
+    link.kind = BodyKind::Soft;
+    link.soft = readSoft(in.required("soft"), in.at("soft"));
+  }
+  in.rejectUnknownKeys();
+  return link;
+}
+
+RobotDescription readRobot(const Json& json) {
+  ObjectReader in(json, "");
+  const int version = in.integer("schema_version");
+  if (version != kSchemaVersion) {
+    ObjectReader::fail("/schema_version", "unsupported version " + std::to_string(version) +
+                                              " (this Tendril reads version " + std::to_string(kSchemaVersion) + ")");
+  }
+  RobotDescription robot;
+  robot.name = in.string("name", robot.name);
+  robot.gravity = in.numbers<3>("gravity", robot.gravity);
+  const Json& links = in.required("links");
+  if (!links.is_array()) ObjectReader::fail("/links", "expected an array");
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    robot.links.push_back(readLink(links[i], "/links/" + std::to_string(i)));
+  }
+  in.rejectUnknownKeys();
+  if (const auto problem = findTopologyProblem(robot)) throw ParseError(problem->pointer, problem->reason);
+  return robot;
+}
+
+// ---- writing
+
+Json writePlacement(const Placement& p) { return Json{{"position", p.position}, {"rpy", p.rpy}}; }
+
+Json writeLink(const LinkDesc& link) {
+  Json out{{"name", link.name}, {"parent", link.parent}, {"origin", writePlacement(link.origin)}};
+  Json joint{{"type", kJointNames.at(link.joint.type)}, {"axis", link.joint.axis}};
+  if (link.joint.type == JointType::Helical) joint["pitch"] = link.joint.pitch;
+  out["joint"] = joint;
+  if (link.kind == BodyKind::Rigid) {
+    const RigidBodyDesc& b = link.rigid;
+    out["rigid"] = Json{{"mass", b.mass},
+                        {"com", b.com},
+                        {"inertia", b.inertia},
+                        {"tip", writePlacement(b.tip)},
+                        {"shape", Json{{"type", kShapeNames.at(b.shape.type)},
+                                       {"size", b.shape.size},
+                                       {"color", b.shape.color}}}};
+    return out;
+  }
+  Json divisions = Json::array();
+  for (const DivisionDesc& d : link.soft.divisions) {
+    Json section{{"shape", kSectionNames.at(d.section.shape)}};
+    if (d.section.shape == SectionShape::Circular) {
+      section["radius"] = {d.section.radius_start, d.section.radius_end};
+    } else {
+      section["width"] = {d.section.width_start, d.section.width_end};
+      section["height"] = {d.section.height_start, d.section.height_end};
+    }
+    Json material{{"youngs_modulus", d.material.youngs_modulus}};
+    if (d.material.shear_modulus) {
+      material["shear_modulus"] = *d.material.shear_modulus;
+    } else {
+      material["poisson_ratio"] = d.material.poisson_ratio.value_or(0.5);
+    }
+    material["density"] = d.material.density;
+    material["damping"] = d.material.damping;
+    Json order;
+    for (int i = 0; i < 6; ++i) order[kStrainNames[i]] = d.basis.order[i];
+    divisions.push_back(Json{{"length", d.length},
+                             {"section", section},
+                             {"material", material},
+                             {"basis", Json{{"family", kBasisNames.at(d.basis.family)}, {"order", order}}},
+                             {"reference_strain", d.reference_strain},
+                             {"gauss_points", d.gauss_points}});
+  }
+  out["soft"] = Json{{"magnus_order", link.soft.magnus_order}, {"divisions", divisions}};
+  return out;
+}
+
+}  // namespace
+
+RobotDescription parseRobot(const std::string& json_text) {
+  Json json;
+  try {
+    json = Json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ParseError("", std::string("not valid JSON (") + e.what() + ")");
+  }
+  try {
+    return readRobot(json);
+  } catch (const nlohmann::json::exception& e) {
+    throw ParseError("", std::string("unexpected JSON content (") + e.what() + ")");
+  }
+}
+
+std::string serializeRobot(const RobotDescription& robot) {
+  Json out{{"schema_version", kSchemaVersion}, {"name", robot.name}, {"gravity", robot.gravity}};
+  Json links = Json::array();
+  for (const LinkDesc& link : robot.links) links.push_back(writeLink(link));
+  out["links"] = links;
+  return out.dump(2) + "\n";
+}
+
+RobotDescription loadRobot(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw ParseError("", "cannot open " + path.string());
+  std::ostringstream text;
+  text << file.rdbuf();
+  return parseRobot(text.str());
+}
+
+void writeFileAtomically(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::path temp = path;
+  temp += ".tmp-save";
+  {
+    std::ofstream file(temp, std::ios::binary | std::ios::trunc);
+    if (!file) throw std::runtime_error("cannot write " + temp.string());
+    file << text;
+    file.flush();
+    if (!file) {
+      file.close();
+      std::filesystem::remove(temp);
+      throw std::runtime_error("failed writing " + temp.string());
+    }
+  }
+  std::error_code error;
+  std::filesystem::rename(temp, path, error);
+  if (error) {
+    std::filesystem::remove(temp);
+    throw std::runtime_error("cannot replace " + path.string() + ": " + error.message());
+  }
+}
+
+void saveRobot(const RobotDescription& robot, const std::filesystem::path& path) {
+  writeFileAtomically(path, serializeRobot(robot));
+}
+
+}  // namespace tendril

@@ -1,0 +1,45 @@
+#pragma once
+// Reading and writing robot descriptions as JSON (schema: resources/schemas/robot.schema.json).
+// Parsing is strict: unknown keys, wrong types and out-of-range values are errors naming the
+// JSON pointer. Nothing is half-loaded: a description is returned only when the whole file is valid.
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "core/model/description.hpp"
+
+namespace tendril {
+
+inline constexpr int kSchemaVersion = 1;
+
+/// \brief A malformed or physically invalid model. what() reads "<json pointer>: <reason>".
+class ParseError : public std::runtime_error {
+ public:
+  ParseError(std::string pointer, const std::string& reason)
+      : std::runtime_error((pointer.empty() ? std::string("/") : pointer) + ": " + reason),
+        pointer_(std::move(pointer)) {}
+  const std::string& pointer() const { return pointer_; }
+
+ private:
+  std::string pointer_;
+};
+
+/// \brief Parses a description from JSON text. \throw ParseError
+RobotDescription parseRobot(const std::string& json_text);
+
+/// \brief Serialises a description: stable key order, 2-space indent, trailing newline, so that
+///        save -> load -> save is byte-identical.
+std::string serializeRobot(const RobotDescription& robot);
+
+/// \brief Loads a file. \throw ParseError (also for unreadable files, pointer "")
+RobotDescription loadRobot(const std::filesystem::path& path);
+
+/// \brief Saves atomically: writes a sibling temporary file, then renames it over the target.
+/// \throw std::runtime_error when the file cannot be written (the old file is then untouched)
+void saveRobot(const RobotDescription& robot, const std::filesystem::path& path);
+
+/// \brief Writes text to a file atomically (temporary sibling + rename). \throw std::runtime_error
+void writeFileAtomically(const std::filesystem::path& path, const std::string& text);
+
+}  // namespace tendril

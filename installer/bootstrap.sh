@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Set up, build and run Tendril on Debian 12.
+#
+#   installer/bootstrap.sh run    install what is missing, build, start the GUI on the default example
+#                                 (headless summary through tendril-cli when there is no display)
+#   installer/bootstrap.sh test   install what is missing, build, run the whole test suite
+#   installer/bootstrap.sh build  install what is missing and build
+#
+# Idempotent: packages already present are not reinstalled, builds are incremental.
+# Environment: TENDRIL_BUILD_DIR (default: build), TENDRIL_JOBS (default: nproc).
+set -euo pipefail
+
+readonly ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly BUILD_DIR="${TENDRIL_BUILD_DIR:-$ROOT/build}"
+readonly ASAN_BUILD_DIR="${BUILD_DIR}-asan"
+readonly JOBS="${TENDRIL_JOBS:-$(nproc)}"
+readonly DEFAULT_EXAMPLE="$ROOT/resources/examples/hybrid_serial_robot.json"
+
+readonly PACKAGES=(
+  g++ cmake make ccache pkg-config dpkg-dev file
+  libeigen3-dev nlohmann-json3-dev libsundials-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libmujoco-dev
+  xvfb xauth libgl1-mesa-dri fonts-dejavu-core
+)
+
+say() { printf '\033[1m[tendril]\033[0m %s\n' "$*" >&2; }
+
+install_missing_packages() {
+  local missing=()
+  for package in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    say "all ${#PACKAGES[@]} Debian packages present"
+    return
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { say "need root or sudo to install: ${missing[*]}"; exit 1; }
+    sudo="sudo"
+  fi
+  say "installing ${#missing[@]} missing Debian packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  say "configuring and building in $BUILD_DIR ($JOBS jobs)"
+  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD_DIR" -j "$JOBS"
+}
+
+# an X display we can actually talk to: $DISPLAY set and, for a local display, its socket present
+have_display() {
+  [ -n "${DISPLAY:-}" ] || return 1
+  case "$DISPLAY" in
+    :*) local number="${DISPLAY#:}"; [ -S "/tmp/.X11-unix/X${number%%.*}" ] ;;
+    *) return 0 ;;
+  esac
+}
+
+run_app() {
+  if have_display; then
+    say "starting Tendril on $(basename "$DEFAULT_EXAMPLE")"
+    exec "$BUILD_DIR/app/tendril" "$DEFAULT_EXAMPLE"
+  fi
+  say "no display available (DISPLAY is '${DISPLAY:-}'): running the example headless with tendril-cli"
+  "$BUILD_DIR/app/tendril-cli" info "$DEFAULT_EXAMPLE"
+}
+
+run_tests() {
+  # the engine's tests once more under AddressSanitizer + UBSan (the broken-model corpus above all)
+  say "building the engine tests with AddressSanitizer in $ASAN_BUILD_DIR"
+  cmake -S "$ROOT" -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTENDRIL_SANITIZE=ON \
+    -DTENDRIL_BUILD_GUI=OFF -DTENDRIL_BUILD_BENCHMARKS=OFF >/dev/null
+  cmake --build "$ASAN_BUILD_DIR" -j "$JOBS" --target tendril_core_tests
+  say "running the test suite (GUI tests under Xvfb)"
+  local status=0
+  ASAN_OPTIONS=detect_leaks=1 "$ASAN_BUILD_DIR/tests/tendril_core_tests" --gtest_brief=1 || status=$?
+  xvfb-run -a -s "-screen 0 1280x800x24" \
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600 || status=$?
+  return $status
+}
+
+main() {
+  local command="${1:-run}"
+  case "$command" in
+    run | test | build) ;;
+    *) echo "usage: $0 run|test|build" >&2; exit 2 ;;
+  esac
+  install_missing_packages
+  build
+  case "$command" in
+    run) run_app ;;
+    test) run_tests ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,52 @@
+# Tests for app/cli_main.cpp: exit codes and one-line reasons. Run by ctest as `cmake -P`.
+# Inputs: CLI (tendril-cli), EXAMPLES (resources/examples), WORK (scratch directory).
+
+function(run_cli expected_code)
+  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL expected_code)
+    message(FATAL_ERROR "tendril-cli ${ARGN}: exit ${code}, expected ${expected_code}\nstdout: ${out}\nstderr: ${err}")
+  endif()
+  set(cli_out "${out}" PARENT_SCOPE)
+  set(cli_err "${err}" PARENT_SCOPE)
+endfunction()
+
+function(expect_one_line_reason text pattern)
+  string(STRIP "${text}" stripped)
+  string(FIND "${stripped}" "\n" newline)
+  if(NOT newline EQUAL -1 OR stripped STREQUAL "")
+    message(FATAL_ERROR "expected exactly one line of reason, got:\n${text}")
+  endif()
+  if(NOT stripped MATCHES "${pattern}")
+    message(FATAL_ERROR "reason '${stripped}' does not match '${pattern}'")
+  endif()
+endfunction()
+
+file(MAKE_DIRECTORY ${WORK})
+
+run_cli(0 --version)
+if(NOT cli_out MATCHES "^tendril-cli [0-9]+\\.[0-9]+\\.[0-9]+")
+  message(FATAL_ERROR "--version printed '${cli_out}'")
+endif()
+
+run_cli(2)
+run_cli(2 --frobnicate)
+expect_one_line_reason("${cli_err}" "unknown option '--frobnicate'")
+run_cli(2 frobnicate)
+expect_one_line_reason("${cli_err}" "unknown command 'frobnicate'")
+run_cli(2 info ${EXAMPLES}/soft_cantilever.json --frobnicate)
+expect_one_line_reason("${cli_err}" "unknown option '--frobnicate'")
+run_cli(2 render ${EXAMPLES}/soft_cantilever.json)
+expect_one_line_reason("${cli_err}" "needs --out")
+
+run_cli(3 info ${WORK}/does_not_exist.json)
+expect_one_line_reason("${cli_err}" "cannot open")
+file(WRITE ${WORK}/broken.json "{\"schema_version\": 1, \"links\": [{\"name\": \"a\", \"rigid\": {\"mass\": -2}}]}")
+run_cli(3 validate ${WORK}/broken.json)
+expect_one_line_reason("${cli_err}" "/links/0/rigid/mass: must be positive")
+
+run_cli(0 validate ${EXAMPLES}/hybrid_serial_robot.json)
+run_cli(0 info ${EXAMPLES}/hybrid_serial_robot.json)
+if(NOT cli_out MATCHES "degrees of freedom: 20")
+  message(FATAL_ERROR "info on the hybrid serial robot should count 2 + 18 = 20 dof:\n${cli_out}")
+endif()
+run_cli(0 info --help)

@@ -1,0 +1,157 @@
+// Tests for core/io/json_io.cpp.
+
+#include "core/io/json_io.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace tendril {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readText(const fs::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::vector<fs::path> filesIn(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(JsonIoTest, EveryExampleLoads) {
+  const auto examples = filesIn(TENDRIL_EXAMPLES_DIR);
+  ASSERT_GE(examples.size(), 4u);
+  for (const fs::path& path : examples) {
+    SCOPED_TRACE(path.string());
+    const RobotDescription robot = loadRobot(path);
+    EXPECT_FALSE(robot.links.empty());
+  }
+}
+
+TEST(JsonIoTest, SaveLoadSaveIsByteIdentical) {
+  for (const fs::path& path : filesIn(TENDRIL_EXAMPLES_DIR)) {
+    SCOPED_TRACE(path.string());
+    const RobotDescription first = loadRobot(path);
+    const std::string saved = serializeRobot(first);
+    const RobotDescription second = parseRobot(saved);
+    EXPECT_EQ(first, second);
+    EXPECT_EQ(saved, serializeRobot(second));
+  }
+}
+
+TEST(JsonIoTest, SaveIsAtomicAndReplacesTheFile) {
+  const fs::path dir = fs::temp_directory_path() / "tendril_json_io_test";
+  fs::create_directories(dir);
+  const fs::path target = dir / "robot.json";
+  RobotDescription robot = loadRobot(fs::path(TENDRIL_EXAMPLES_DIR) / "soft_cantilever.json");
+  saveRobot(robot, target);
+  robot.name = "renamed";
+  saveRobot(robot, target);
+  EXPECT_EQ(loadRobot(target).name, "renamed");
+  EXPECT_FALSE(fs::exists(dir / "robot.json.tmp-save"));
+  // an unwritable target leaves no partial file and throws
+  EXPECT_THROW(saveRobot(robot, dir / "missing_dir" / "robot.json"), std::runtime_error);
+  fs::remove_all(dir);
+}
+
+TEST(JsonIoTest, ShearModulusAndPoissonRatioAreExclusive) {
+  nlohmann::json j = nlohmann::json::parse(readText(fs::path(TENDRIL_EXAMPLES_DIR) / "soft_cantilever.json"));
+  j["links"][0]["soft"]["divisions"][0]["material"]["shear_modulus"] = 3e5;
+  try {
+    parseRobot(j.dump());
+    FAIL() << "expected a ParseError";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.pointer(), "/links/0/soft/divisions/0/material/shear_modulus");
+  }
+  j["links"][0]["soft"]["divisions"][0]["material"].erase("poisson_ratio");
+  const RobotDescription robot = parseRobot(j.dump());
+  EXPECT_DOUBLE_EQ(*robot.links[0].soft.divisions[0].material.shear_modulus, 3e5);
+  EXPECT_FALSE(robot.links[0].soft.divisions[0].material.poisson_ratio.has_value());
+}
+
+// a broken model, the JSON pointer its error must name, and a fragment of the reason
+struct BrokenCase {
+  const char* file;
+  const char* pointer;
+  const char* reason_fragment;
+};
+
+class BrokenModelTest : public ::testing::TestWithParam<BrokenCase> {};
+
+TEST_P(BrokenModelTest, NamesPointerAndReason) {
+  const BrokenCase& c = GetParam();
+  try {
+    loadRobot(fs::path(TENDRIL_TEST_DATA_DIR) / "broken" / c.file);
+    FAIL() << "loading " << c.file << " should fail";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.pointer(), c.pointer) << error.what();
+    EXPECT_THAT(error.what(), ::testing::HasSubstr(c.reason_fragment));
+  }
+}
+
+const BrokenCase kBrokenCases[] = {
+        BrokenCase{"not_json.json", "", "not valid JSON"},
+        BrokenCase{"empty.json", "", "not valid JSON"},
+        BrokenCase{"top_level_array.json", "", "expected an object"},
+        BrokenCase{"missing_version.json", "/schema_version", "missing required field"},
+        BrokenCase{"future_version.json", "/schema_version", "unsupported version"},
+        BrokenCase{"links_not_array.json", "/links", "expected an array"},
+        BrokenCase{"unknown_top_key.json", "/colour", "unknown key"},
+        BrokenCase{"unknown_link_key.json", "/links/0/rigidd", "unknown key"},
+        BrokenCase{"missing_name.json", "/links/0/name", "missing required field"},
+        BrokenCase{"name_wrong_type.json", "/links/0/name", "expected a string"},
+        BrokenCase{"both_bodies.json", "/links/0", "exactly one"},
+        BrokenCase{"no_body.json", "/links/0", "exactly one"},
+        BrokenCase{"negative_mass.json", "/links/0/rigid/mass", "must be positive"},
+        BrokenCase{"zero_length.json", "/links/0/soft/divisions/0/length", "must be positive"},
+        BrokenCase{"negative_density.json", "/links/0/soft/divisions/0/material/density", "must be positive"},
+        BrokenCase{"zero_modulus.json", "/links/0/soft/divisions/0/material/youngs_modulus", "must be positive"},
+        BrokenCase{"poisson_too_high.json", "/links/0/soft/divisions/0/material/poisson_ratio", "(-1, 0.5]"},
+        BrokenCase{"poisson_minus_one.json", "/links/0/soft/divisions/0/material/poisson_ratio", "(-1, 0.5]"},
+        BrokenCase{"negative_order.json", "/links/0/soft/divisions/0/basis/order/bend_y", "order must be"},
+        BrokenCase{"order_not_integer.json", "/links/0/soft/divisions/0/basis/order/torsion", "expected an integer"},
+        BrokenCase{"unknown_family.json", "/links/0/soft/divisions/0/basis/family", "unknown value"},
+        BrokenCase{"unknown_joint.json", "/links/0/joint/type", "unknown value \"hinge\""},
+        BrokenCase{"zero_axis.json", "/links/0/joint/axis", "must not be zero"},
+        BrokenCase{"gravity_short.json", "/gravity", "array of 3 numbers"},
+        BrokenCase{"gravity_string.json", "/gravity/2", "expected a number"},
+        BrokenCase{"unknown_parent.json", "/links/1/parent", "unknown parent"},
+        BrokenCase{"cycle.json", "/links/0/parent", "cycle"},
+        BrokenCase{"self_parent.json", "/links/0/parent", "cycle"},
+        BrokenCase{"duplicate_name.json", "/links/1/name", "duplicate"},
+        BrokenCase{"empty_divisions.json", "/links/0/soft/divisions", "non-empty"},
+        BrokenCase{"bad_magnus.json", "/links/0/soft/magnus_order", "2 or 4"},
+        BrokenCase{"gauss_zero.json", "/links/0/soft/divisions/0/gauss_points", "[1, 30]"},
+        BrokenCase{"radius_negative.json", "/links/0/soft/divisions/0/section/radius/1", "must be positive"},
+        BrokenCase{"missing_file.json", "", "cannot open"}};
+
+INSTANTIATE_TEST_SUITE_P(Corpus, BrokenModelTest, ::testing::ValuesIn(kBrokenCases),
+                         [](const ::testing::TestParamInfo<BrokenCase>& info) {
+                           return fs::path(info.param.file).stem().string();
+                         });
+
+TEST(BrokenModelCorpusTest, EveryFileInTheCorpusHasAnExpectation) {
+  // a corpus file without an expectation would silently test nothing
+  std::set<std::string> expected;
+  for (const BrokenCase& c : kBrokenCases) expected.insert(c.file);
+  for (const fs::path& path : filesIn(fs::path(TENDRIL_TEST_DATA_DIR) / "broken")) {
+    EXPECT_TRUE(expected.count(path.filename().string())) << path << " has no expectation";
+  }
+}
+
+}  // namespace
+}  // namespace tendril

@@ -1,0 +1,23 @@
+#pragma once
+// Renders a Frame to a PNG file without any window on screen (tendril-render). No VTK in this
+// header; no Qt anywhere.
+
+#include <string>
+
+#include "core/sim/frame.hpp"
+
+namespace tendril {
+
+/// \brief Renders \p frame from the isometric view, fitted to the robot, into a PNG file.
+/// \param[in] frame     what to draw
+/// \param[in] png_path  output file; its directory must exist
+/// \param[in] width     image width [px], 16..8192
+/// \param[in] height    image height [px], 16..8192
+/// \param[out] error    when non-null and rendering fails, a one-line reason
+/// \return true when the PNG was written
+/// \pre An X display: Debian's VTK has neither EGL nor OSMesa, so without DISPLAY this returns
+///      false with "no X display: run under xvfb-run" instead of letting VTK abort.
+bool renderFrameToPng(const Frame& frame, const std::string& png_path, int width, int height,
+                      std::string* error);
+
+}  // namespace tendril

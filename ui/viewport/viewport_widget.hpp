@@ -1,0 +1,70 @@
+#pragma once
+// The 3D view: a QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow (VTK's own Qt module is
+// Qt 5 only on Debian 12; see docs in style.md section 3.6.1). This header includes no VTK.
+
+#include <QOpenGLWidget>
+#include <QSurfaceFormat>
+#include <array>
+#include <memory>
+
+#include "core/sim/frame.hpp"
+#include "ui/viewport/scene/scene_style.hpp"
+
+namespace tendril {
+
+class ViewportWidget : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  explicit ViewportWidget(QWidget* parent = nullptr);
+  ~ViewportWidget() override;
+
+  /// \brief OpenGL 3.2 core profile, RGBA8, depth buffer, no multisampling: what VTK's OpenGL2
+  ///        backend needs. Set it as the default before constructing QApplication.
+  static QSurfaceFormat defaultSurfaceFormat();
+
+  /// \brief VTK's version string, for the About box.
+  static QString vtkVersion();
+
+  /// \brief Renders the current view and writes it as a PNG. \return false when writing fails
+  bool saveScreenshot(const QString& path);
+
+  /// \brief Camera position in world coordinates [m] (tests check that dragging rotates it).
+  [[nodiscard]] std::array<double, 3> cameraPosition() const;
+
+  /// \brief How often the scene rebuilt its actors (a new structure) rather than moving them.
+  [[nodiscard]] int sceneRebuildCount() const;
+
+  [[nodiscard]] FramePtr currentFrame() const;
+
+ public slots:
+  /// \brief Shows \p frame (nullptr clears the view). The camera is reset when the robot's
+  ///        structure changes, e.g. after loading another model.
+  void showFrame(tendril::FramePtr frame);
+  /// \brief Keeps the view direction and frames the whole robot.
+  void fitView();
+  /// \brief Back to the isometric view, fitted to the robot.
+  void resetView();
+  void setViewDirection(tendril::ViewDirection direction);
+
+ protected:
+  void initializeGL() override;
+  void resizeGL(int width, int height) override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+
+ private slots:
+  void onContextAboutToBeDestroyed();
+
+ private:
+  void forwardMouseEvent(QMouseEvent* event, unsigned long vtk_event);
+
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tendril
