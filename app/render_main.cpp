@@ -4,6 +4,7 @@
 // non-zero exit code: 2 for a bad command line, 1 for anything else.
 
 #include <charconv>
+#include <system_error>
 #include <exception>
 #include <iostream>
 #include <optional>

@@ -255,9 +255,9 @@ void dexpAndDot(const Vector6d& Omega, const Vector6d& Omega_dot, Matrix6d& T, M
 /// \param[in] h interval length [m]
 /// \param[out] Z (6 x n), must not alias Phi_z1 or Phi_z2
 void magnus4Jacobian(const Vector6d& xi_z1, const Vector6d& xi_z2,
-                     const Eigen::Ref<const Eigen::Matrix<double, 6, Eigen::Dynamic>>& Phi_z1,
-                     const Eigen::Ref<const Eigen::Matrix<double, 6, Eigen::Dynamic>>& Phi_z2, double h,
-                     Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> Z);
+                     const Eigen::Ref<const Eigen::MatrixXd>& Phi_z1,
+                     const Eigen::Ref<const Eigen::MatrixXd>& Phi_z2, double h,
+                     Eigen::Ref<Eigen::MatrixXd> Z);
 
 /// \brief Time derivatives of Z (C8, C14): c (ad_{a_z1} Phi_z2 - ad_{a_z2} Phi_z1).
 ///
@@ -267,9 +267,9 @@ void magnus4Jacobian(const Vector6d& xi_z1, const Vector6d& xi_z2,
 /// \param[in] h interval length [m]
 /// \param[out] Z_dot (6 x n), must not alias Phi_z1 or Phi_z2
 void magnus4JacobianRate(const Vector6d& a_z1, const Vector6d& a_z2,
-                         const Eigen::Ref<const Eigen::Matrix<double, 6, Eigen::Dynamic>>& Phi_z1,
-                         const Eigen::Ref<const Eigen::Matrix<double, 6, Eigen::Dynamic>>& Phi_z2,
-                         double h, Eigen::Ref<Eigen::Matrix<double, 6, Eigen::Dynamic>> Z_dot);
+                         const Eigen::Ref<const Eigen::MatrixXd>& Phi_z1,
+                         const Eigen::Ref<const Eigen::MatrixXd>& Phi_z2,
+                         double h, Eigen::Ref<Eigen::MatrixXd> Z_dot);
 
 // --------------------------------------------------------------------------------------------
 // roll-pitch-yaw

@@ -77,7 +77,7 @@ RodActor makeRodActor(std::size_t sample_count) {
   mapper->SetInputConnection(rod.tube->GetOutputPort());
   mapper->ScalarVisibilityOff();
   rod.actor->SetMapper(mapper);
-  rod.actor->GetProperty()->SetColor(kRodColor.data());
+  rod.actor->GetProperty()->SetColor(kRodColor[0], kRodColor[1], kRodColor[2]);
   rod.actor->GetProperty()->SetSpecular(0.3);
   rod.actor->GetProperty()->SetSpecularPower(30.0);
   return rod;
@@ -231,7 +231,7 @@ struct RobotScene::Impl {
   Impl(vtkRenderer* target) : renderer(target) {
     vtkNew<vtkPolyDataMapper> mapper;
     grid->SetMapper(mapper);
-    grid->GetProperty()->SetColor(kGridColor.data());
+    grid->GetProperty()->SetColor(kGridColor[0], kGridColor[1], kGridColor[2]);
     grid->GetProperty()->LightingOff();
     grid->PickableOff();
     grid->VisibilityOff();

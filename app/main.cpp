@@ -1,0 +1,74 @@
+// tendril [MODEL.json] [--screenshot OUT.png] [--version]
+// Opens MODEL.json, or the default example, in the main window. --screenshot renders the
+// window once, saves it as a PNG and quits (used for the README pictures).
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+#include <cstdio>
+#include <cstring>
+
+#include "tendril_version.hpp"
+#include "ui/main_window.hpp"
+#include "ui/viewport/viewport_widget.hpp"
+
+namespace {
+
+// answered before QApplication exists, so it works without a display
+bool asksForVersion(int argc, char* argv[]) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void scheduleScreenshot(tendril::MainWindow& window, const QString& path) {
+  // give the window a moment to be exposed and the viewport to paint
+  QTimer::singleShot(500, &window, [&window, path] {
+    const bool saved = window.grab().save(path, "PNG");
+    if (!saved) {
+      std::fprintf(stderr, "tendril: error: cannot write %s\n", qPrintable(path));
+    }
+    QCoreApplication::exit(saved ? 0 : 1);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  if (asksForVersion(argc, argv)) {
+    std::printf("tendril %s\n", TENDRIL_VERSION);
+    return 0;
+  }
+  // VTK needs a 3.2 core-profile context: this must precede QApplication
+  QSurfaceFormat::setDefaultFormat(tendril::ViewportWidget::defaultSurfaceFormat());
+  QApplication app(argc, argv);
+  QCoreApplication::setOrganizationName("Tendril");
+  QCoreApplication::setApplicationName("Tendril");
+  QCoreApplication::setApplicationVersion(TENDRIL_VERSION);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("Design and simulate hybrid soft-rigid robots.");
+  parser.addHelpOption();
+  parser.addPositionalArgument("model", "Robot model (.json) to open.", "[MODEL.json]");
+  const QCommandLineOption screenshot("screenshot", "Save a screenshot of the window and quit.",
+                                      "OUT.png");
+  parser.addOption(screenshot);
+  parser.process(app);
+
+  tendril::MainWindow window;
+  const QStringList models = parser.positionalArguments();
+  const bool opened =
+      models.isEmpty() ? window.openDefaultExample() : window.openFile(models.front());
+  window.show();
+  if (parser.isSet(screenshot)) {
+    if (!opened) {
+      std::fprintf(stderr, "tendril: error: %s\n", qPrintable(window.lastError()));
+      return 1;
+    }
+    scheduleScreenshot(window, parser.value(screenshot));
+  }
+  return app.exec();
+}

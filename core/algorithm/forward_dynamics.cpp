@@ -1,0 +1,28 @@
+#include "core/algorithm/forward_dynamics.hpp"
+
+#include <stdexcept>
+
+#include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+
+namespace tendril {
+
+const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       const Eigen::Ref<const Eigen::VectorXd>& v,
+                                       const Eigen::Ref<const Eigen::VectorXd>& tau_actuation) {
+  data.qdd.setZero();
+  data.bias = inverseDynamics(model, data, q, v, data.qdd);
+  massMatrix(model, data, q);
+  data.M_factor.compute(data.M);
+  if (data.M_factor.info() != Eigen::Success) {
+    throw std::runtime_error("the mass matrix is not positive definite (a body without mass on a free coordinate?)");
+  }
+  data.qdd = tau_actuation;
+  data.qdd.noalias() -= model.K * q;
+  data.qdd.noalias() -= model.D * v;
+  data.qdd -= data.bias;
+  data.M_factor.solveInPlace(data.qdd);
+  return data.qdd;
+}
+
+}  // namespace tendril

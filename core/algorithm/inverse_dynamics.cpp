@@ -1,0 +1,55 @@
+#include "core/algorithm/inverse_dynamics.hpp"
+
+#include <stdexcept>
+
+#include "core/algorithm/kinematics.hpp"
+
+namespace tendril {
+
+const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       const Eigen::Ref<const Eigen::VectorXd>& v,
+                                       const Eigen::Ref<const Eigen::VectorXd>& a) {
+  if (a.size() != model.nv) throw std::invalid_argument("a has the wrong size");
+  forwardKinematics(model, data, q, v);
+
+  // forward pass: accelerations (gravity as base acceleration) and body wrenches
+  const Vector6d base_acceleration = -model.gravity;
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    const auto v_j = v.segment(joint.idx_q, joint.nq);
+    const auto a_j = a.segment(joint.idx_q, joint.nq);
+    const bool root = joint.parent < 0;
+    const Vector6d eta_base = root ? Vector6d::Zero() : applyAdInv(joint.g_fixed, data.eta[joint.parent]);
+    Vector6d acc = applyAdInv(joint.g_fixed, root ? base_acceleration : data.eta_dot[joint.parent]);
+    if (joint.nq > 0) {
+      const Vector6d S_v = data.S[j] * v_j;
+      acc.noalias() += data.S[j] * a_j;
+      acc.noalias() += data.S_dot[j] * v_j;
+      acc += ad(eta_base, S_v);
+    }
+    data.eta_dot[j] = applyAdInv(data.g_local[j], acc);
+    if (joint.has_inertia) {
+      data.F[j].noalias() = joint.M * data.eta_dot[j];
+      data.F[j] += coad(data.eta[j], joint.M * data.eta[j]);
+    } else {
+      data.F[j].setZero();
+    }
+  }
+
+  // backward pass: transport subtree wrenches to joint bases, project, pass to parents
+  data.tau.setZero();
+  for (int j = model.n_vjoints() - 1; j >= 0; --j) {
+    const VirtualJoint& joint = model.joints[j];
+    const Vector6d F_base = applyCoAd(data.g_local[j], data.F[j]);
+    if (joint.nq > 0) data.tau.segment(joint.idx_q, joint.nq).noalias() += data.S[j].transpose() * F_base;
+    if (joint.parent >= 0) data.F[joint.parent] += applyCoAd(joint.g_fixed, F_base);
+  }
+  return data.tau;
+}
+
+Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                               const Eigen::Ref<const Eigen::VectorXd>& v) {
+  return -(model.K * q) - model.D * v;
+}
+
+}  // namespace tendril

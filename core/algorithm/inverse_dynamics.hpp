@@ -1,0 +1,30 @@
+#pragma once
+// Recursive Newton-Euler inverse dynamics of the hybrid linkage (theory-gvs.md section 4).
+
+#include <Eigen/Core>
+
+#include "core/model/data.hpp"
+#include "core/model/model.hpp"
+
+namespace tendril {
+
+/// \brief ID(q, v, a) = M(q) a - F(q, v): inertial, Coriolis/centrifugal and gravity forces
+///        projected on the generalised coordinates. Internal elastic and damping forces are not
+///        included: the equations of motion read ID(q, v, a) = tau(q, v, u) = B u - K q - D v.
+///
+/// Forward pass: kinematics, twists, accelerations with gravity as the base acceleration -G.
+/// Backward pass: wrenches F_j = M_j eta_dot_j + ad*_{eta_j} M_j eta_j, accumulated into parents,
+/// projected on S_j^T (14)-(16).
+/// \param[in] q generalised coordinates (dim model.nq)
+/// \param[in] v generalised velocities (dim model.nv)
+/// \param[in] a generalised accelerations (dim model.nv)
+/// \return ID, stored in data.tau (dim model.nv)
+const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       const Eigen::Ref<const Eigen::VectorXd>& v,
+                                       const Eigen::Ref<const Eigen::VectorXd>& a);
+
+/// \brief Internal generalised forces tau = -K q - D v (actuation is added by the caller).
+Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                               const Eigen::Ref<const Eigen::VectorXd>& v);
+
+}  // namespace tendril

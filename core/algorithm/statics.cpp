@@ -1,0 +1,140 @@
+#include "core/algorithm/statics.hpp"
+
+#include <Eigen/LU>
+#include <algorithm>
+#include <cmath>
+
+#include "core/algorithm/inverse_dynamics.hpp"
+
+namespace tendril {
+namespace {
+
+// the free coordinates: all but the prescribed ones
+std::vector<int> freeCoordinates(int n, const std::vector<int>& prescribed) {
+  std::vector<bool> fixed(n, false);
+  for (int k : prescribed) fixed.at(k) = true;
+  std::vector<int> free;
+  for (int k = 0; k < n; ++k) {
+    if (!fixed[k]) free.push_back(k);
+  }
+  return free;
+}
+
+class NewtonSolver {
+ public:
+  NewtonSolver(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& tau,
+               const StaticsOptions& options)
+      : model_(model), data_(data), tau_(tau), options_(options),
+        free_(freeCoordinates(model.nv, options.prescribed)), R_(model.nv), R_trial_(model.nv) {}
+
+  // Newton iterations at one load factor; q is updated in place
+  bool solve(Eigen::VectorXd& q, double load, double tolerance, StaticsResult& result) {
+    const int n = static_cast<int>(free_.size());
+    staticResidual(model_, data_, q, tau_, load, R_);
+    for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
+      const double norm = freeNorm(R_);
+      if (norm <= tolerance) return true;
+      const Eigen::MatrixXd J = jacobian(q, load);
+      Eigen::VectorXd rhs(n);
+      for (int i = 0; i < n; ++i) rhs(i) = -R_(free_[i]);
+      const Eigen::VectorXd step = J.partialPivLu().solve(rhs);
+      if (!step.allFinite()) return false;
+      // backtracking line search on |R|
+      double alpha = 1.0;
+      Eigen::VectorXd q_trial = q;
+      for (; alpha > 1e-4; alpha *= 0.5) {
+        for (int i = 0; i < n; ++i) q_trial(free_[i]) = q(free_[i]) + alpha * step(i);
+        staticResidual(model_, data_, q_trial, tau_, load, R_trial_);
+        if (R_trial_.allFinite() && freeNorm(R_trial_) < (1.0 - 1e-4 * alpha) * norm) break;
+      }
+      if (alpha <= 1e-4) return false;
+      q = q_trial;
+      R_ = R_trial_;
+      ++result.iterations;
+      result.residual_history.push_back(freeNorm(R_));
+      if (alpha * step.norm() <= options_.step_tolerance * (1.0 + q.norm()) && freeNorm(R_) <= 1e3 * tolerance) {
+        return true;
+      }
+    }
+    return freeNorm(R_) <= tolerance;
+  }
+
+  double freeNorm(const Eigen::VectorXd& R) const {
+    double sum = 0.0;
+    for (int k : free_) sum += R(k) * R(k);
+    return std::sqrt(sum);
+  }
+  const Eigen::VectorXd& residual() const { return R_; }
+
+ private:
+  // dR/dq_free by central differences (the next issue replaces it by the analytical one)
+  Eigen::MatrixXd jacobian(const Eigen::VectorXd& q, double load) {
+    const int n = static_cast<int>(free_.size());
+    Eigen::MatrixXd J(n, n);
+    Eigen::VectorXd qp = q, Rp(model_.nv), Rm(model_.nv);
+    for (int c = 0; c < n; ++c) {
+      const int k = free_[c];
+      qp(k) = q(k) + options_.fd_step;
+      staticResidual(model_, data_, qp, tau_, load, Rp);
+      qp(k) = q(k) - options_.fd_step;
+      staticResidual(model_, data_, qp, tau_, load, Rm);
+      qp(k) = q(k);
+      for (int r = 0; r < n; ++r) J(r, c) = (Rp(free_[r]) - Rm(free_[r])) / (2.0 * options_.fd_step);
+    }
+    return J;
+  }
+
+  const Model& model_;
+  Data& data_;
+  const Eigen::Ref<const Eigen::VectorXd>& tau_;
+  const StaticsOptions& options_;
+  std::vector<int> free_;
+  Eigen::VectorXd R_, R_trial_;
+};
+
+}  // namespace
+
+void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double load_factor,
+                    Eigen::Ref<Eigen::VectorXd> R) {
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
+  // ID(q, 0, 0) is linear in gravity, so scaling the result scales the load
+  R = load_factor * (tau_actuation - inverseDynamics(model, data, q, zero, zero));
+  R.noalias() -= model.K * q;
+}
+
+StaticsResult solveStatics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q0,
+                           const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, const StaticsOptions& options) {
+  StaticsResult result;
+  result.q = q0;
+  NewtonSolver newton(model, data, tau_actuation, options);
+  Eigen::VectorXd R(model.nv);
+  staticResidual(model, data, q0, tau_actuation, 1.0, R);
+  const double load = (R + model.K * q0).norm();
+  const double tolerance = options.residual_tolerance * std::max(1.0, load);
+
+  // load stepping: grow the load fraction, halving the increment whenever Newton fails
+  double reached = 0.0, increment = 1.0;
+  while (reached < 1.0) {
+    const double target = std::min(1.0, reached + increment);
+    Eigen::VectorXd q = result.q;
+    if (newton.solve(q, target, tolerance, result)) {
+      result.q = q;
+      reached = target;
+      ++result.load_steps;
+      increment = std::min(1.0, 2.0 * increment);
+    } else if ((increment *= 0.5) < options.min_load_step) {
+      result.message = "statics did not converge (load fraction reached " + std::to_string(reached) + ")";
+      break;
+    }
+  }
+  staticResidual(model, data, result.q, tau_actuation, 1.0, R);
+  result.converged = reached >= 1.0;
+  result.residual_norm = newton.freeNorm(R);
+  result.reactions.resize(static_cast<Eigen::Index>(options.prescribed.size()));
+  for (std::size_t i = 0; i < options.prescribed.size(); ++i) result.reactions(i) = -R(options.prescribed[i]);
+  if (result.converged) result.message = "converged";
+  return result;
+}
+
+}  // namespace tendril

@@ -1,0 +1,34 @@
+#include "core/model/data.hpp"
+
+#include <algorithm>
+
+namespace tendril {
+
+Data::Data(const Model& model) {
+  const std::size_t n = model.joints.size();
+  Omega.assign(n, Vector6d::Zero());
+  g_local.assign(n, SE3::Identity());
+  g.assign(n, SE3::Identity());
+  T.assign(n, Matrix6d::Identity());
+  xi_z1.assign(n, Vector6d::Zero());
+  xi_z2.assign(n, Vector6d::Zero());
+  eta.assign(n, Vector6d::Zero());
+  eta_dot.assign(n, Vector6d::Zero());
+  F.assign(n, Vector6d::Zero());
+  I_composite.assign(n, Matrix6d::Zero());
+  int max_nq = 0;
+  for (const VirtualJoint& joint : model.joints) {
+    Z.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    S.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    S_dot.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    max_nq = std::max(max_nq, joint.nq);
+  }
+  tau = Eigen::VectorXd::Zero(model.nv);
+  M = Eigen::MatrixXd::Zero(model.nv, model.nv);
+  qdd = Eigen::VectorXd::Zero(model.nv);
+  bias = Eigen::VectorXd::Zero(model.nv);
+  M_factor = Eigen::LLT<Eigen::MatrixXd>(model.nv);
+  scratch_6n = Matrix6Xd::Zero(6, max_nq);
+}
+
+}  // namespace tendril

@@ -1,0 +1,205 @@
+// Tests for core/algorithm/inverse_dynamics.cpp, mass_matrix.cpp, forward_dynamics.cpp and
+// kinematics.cpp: identities between independent algorithms and finite differences of poses.
+
+#include "core/algorithm/inverse_dynamics.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Eigenvalues>
+
+#include "core/algorithm/forward_dynamics.hpp"
+#include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace tendril {
+namespace {
+
+using test::randomState;
+using test::relativeError;
+
+std::vector<std::pair<std::string, RobotDescription>> modelsUnderTest() {
+  std::vector<std::pair<std::string, RobotDescription>> models;
+  for (const char* stem : {"soft_cantilever", "tapered_free_fall", "hybrid_serial_robot", "rigid_7dof_arm"}) {
+    models.emplace_back(stem, test::example(stem));
+  }
+  for (unsigned seed : {1u, 2u, 3u}) models.emplace_back("random" + std::to_string(seed), test::randomHybrid(seed));
+  return models;
+}
+
+// d/dt of a pose along a velocity, as a body twist: vee(g^-1 dg/dt)
+Vector6d twistByFiniteDifference(const SE3& minus, const SE3& plus, const SE3& g, double dt) {
+  const Eigen::Matrix4d g_dot = (plus.matrix() - minus.matrix()) / (2.0 * dt);
+  return vee(g.inverse().matrix() * g_dot);
+}
+
+TEST(KinematicsTest, TwistsMatchFiniteDifferencesOfPoses) {
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model), data_minus(model), data_plus(model);
+    const test::State x = randomState(model, 11);
+    const double dt = 1e-6;  // central differences: truncation O(dt^2) ~ 1e-12, rounding ~ 1e-10
+    forwardKinematics(model, data, x.q, x.v);
+    forwardKinematics(model, data_minus, x.q - dt * x.v);
+    forwardKinematics(model, data_plus, x.q + dt * x.v);
+    for (int j = 0; j < model.n_vjoints(); ++j) {
+      const Vector6d expected = twistByFiniteDifference(data_minus.g[j], data_plus.g[j], data.g[j], dt);
+      EXPECT_LT((data.eta[j] - expected).norm(), 1e-7 * std::max(1.0, expected.norm())) << "frame " << j;
+    }
+  }
+}
+
+TEST(KinematicsTest, AccelerationsMatchFiniteDifferencesOfTwists) {
+  for (auto [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    robot.gravity = {0.0, 0.0, 0.0};  // then eta_dot is the pure kinematic acceleration
+    const Model model = buildModel(robot);
+    Data data(model), data_minus(model), data_plus(model);
+    const test::State x = randomState(model, 12);
+    const double dt = 1e-5;
+    inverseDynamics(model, data, x.q, x.v, x.a);
+    // along q(t) = q + t v + t^2/2 a, v(t) = v + t a
+    forwardKinematics(model, data_minus, x.q - dt * x.v + 0.5 * dt * dt * x.a, x.v - dt * x.a);
+    forwardKinematics(model, data_plus, x.q + dt * x.v + 0.5 * dt * dt * x.a, x.v + dt * x.a);
+    for (int j = 0; j < model.n_vjoints(); ++j) {
+      const Vector6d expected = (data_plus.eta[j] - data_minus.eta[j]) / (2.0 * dt);
+      EXPECT_LT((data.eta_dot[j] - expected).norm(), 1e-6 * std::max(1.0, expected.norm())) << "frame " << j;
+    }
+  }
+}
+
+TEST(MassMatrixTest, ColumnsEqualInverseDynamicsDifferences) {
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model), data_id(model);
+    const test::State x = randomState(model, 13);
+    const Eigen::MatrixXd M = massMatrix(model, data, x.q);
+    const Eigen::VectorXd bias = inverseDynamics(model, data_id, x.q, x.v, Eigen::VectorXd::Zero(model.nv));
+    Eigen::MatrixXd M_from_id(model.nv, model.nv);
+    for (int i = 0; i < model.nv; ++i) {
+      M_from_id.col(i) = inverseDynamics(model, data_id, x.q, x.v, Eigen::VectorXd::Unit(model.nv, i)) - bias;
+    }
+    EXPECT_LT(relativeError(M, M_from_id), 1e-10);
+    EXPECT_LT(relativeError(M, M.transpose()), 1e-12);
+    EXPECT_EQ(Eigen::LLT<Eigen::MatrixXd>(M).info(), Eigen::Success);
+  }
+}
+
+TEST(MassMatrixTest, KineticEnergyEqualsSumOverLumpedInertias) {
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model);
+    const test::State x = randomState(model, 14);
+    const Eigen::MatrixXd M = massMatrix(model, data, x.q);
+    forwardKinematics(model, data, x.q, x.v);
+    double kinetic = 0.0;
+    for (int j = 0; j < model.n_vjoints(); ++j) kinetic += 0.5 * data.eta[j].dot(model.joints[j].M * data.eta[j]);
+    EXPECT_NEAR(0.5 * x.v.dot(M * x.v), kinetic, 1e-12 * std::max(1.0, kinetic));
+  }
+}
+
+// gravitational potential V(q) = -sum_k m_k a_g . r_k; ID(q, 0, 0) = dV/dq
+double gravitationalPotential(const Model& model, Data& data, const Eigen::VectorXd& q) {
+  forwardKinematics(model, data, q);
+  double V = 0.0;
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    V -= joint.mass * model.gravity.tail<3>().dot(data.g[j].act(joint.com));
+  }
+  return V;
+}
+
+TEST(InverseDynamicsTest, GravityForcesAreTheGradientOfThePotential) {
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model);
+    const test::State x = randomState(model, 15);
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
+    const Eigen::VectorXd gravity_forces = inverseDynamics(model, data, x.q, zero, zero);
+    const auto potential = [&](const Eigen::VectorXd& q) {
+      return Eigen::VectorXd::Constant(1, gravitationalPotential(model, data, q));
+    };
+    const Eigen::VectorXd gradient = test::centralDifference(potential, x.q, 1e-6).transpose();
+    EXPECT_LT(relativeError(gravity_forces, gradient), 1e-7);
+    EXPECT_GT(gravity_forces.norm(), 1e-3);  // the test would be empty without gravity
+  }
+}
+
+TEST(InverseDynamicsTest, IsAffineInAcceleration) {
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model);
+    const test::State x = randomState(model, 16);
+    const Eigen::VectorXd full = inverseDynamics(model, data, x.q, x.v, x.a);
+    const Eigen::VectorXd bias = inverseDynamics(model, data, x.q, x.v, Eigen::VectorXd::Zero(model.nv));
+    const Eigen::MatrixXd M = massMatrix(model, data, x.q);
+    EXPECT_LT(relativeError(full, M * x.a + bias), 1e-11);
+  }
+}
+
+TEST(InverseDynamicsTest, PowerOfVelocityTermsIsHalfTheMassMatrixRate) {
+  // passivity (theory-gvs.md O7): v^T [ID(q, v, 0) - ID(q, 0, 0)] = 1/2 v^T dM/dt v
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model);
+    const test::State x = randomState(model, 17);
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
+    // copies: inverseDynamics returns a reference into data that the next call overwrites
+    const Eigen::VectorXd with_velocity = inverseDynamics(model, data, x.q, x.v, zero);
+    const Eigen::VectorXd without_velocity = inverseDynamics(model, data, x.q, zero, zero);
+    const double power = x.v.dot(with_velocity - without_velocity);
+    const double dt = 1e-6;
+    const Eigen::MatrixXd M_plus = massMatrix(model, data, x.q + dt * x.v);
+    const Eigen::MatrixXd M_minus = massMatrix(model, data, x.q - dt * x.v);
+    const double expected = 0.5 * x.v.dot((M_plus - M_minus) / (2.0 * dt) * x.v);
+    EXPECT_NEAR(power, expected, 1e-6 * std::max(1.0, std::abs(expected)));
+  }
+}
+
+TEST(ForwardDynamicsTest, InvertsInverseDynamics) {
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model);
+    const test::State x = randomState(model, 18);
+    // the actuation that produces a: ID(q, v, a) + K q + D v
+    const Eigen::VectorXd tau = inverseDynamics(model, data, x.q, x.v, x.a) + model.K * x.q + model.D * x.v;
+    const Eigen::VectorXd qdd = forwardDynamics(model, data, x.q, x.v, tau);
+    // backward error: qdd reproduces tau to rounding
+    const Eigen::VectorXd tau_back = inverseDynamics(model, data, x.q, x.v, qdd) + model.K * x.q + model.D * x.v;
+    EXPECT_LT(relativeError(tau_back, tau), 1e-12);
+    // forward error: bounded by the conditioning of M (soft modes make M ill-conditioned)
+    const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(data.M).eigenvalues();
+    const double condition = eigenvalues.maxCoeff() / eigenvalues.minCoeff();
+    EXPECT_LT(relativeError(qdd, x.a), 1e-14 * condition) << "cond(M) = " << condition;
+  }
+}
+
+TEST(InverseDynamicsTest, SinglePendulumMatchesClosedForm) {
+  RobotDescription robot;
+  LinkDesc link = test::rigidLink("pendulum", "world", JointType::Revolute, {0, 0, 1});
+  link.rigid.com = {0.3, 0.0, 0.0};
+  link.rigid.inertia = {3.5e-3, 2e-3, 5e-3, 0, 0, 0};
+  robot.links = {link};
+  robot.gravity = {0.0, -9.81, 0.0};
+  const Model model = buildModel(robot);
+  Data data(model);
+  const double m = link.rigid.mass, l = 0.3, I_zz = 5e-3;
+  for (double angle : {-2.0, 0.0, 0.7, 2.5}) {
+    Eigen::VectorXd q(1), v(1), a(1);
+    q << angle;
+    v << 1.3;
+    a << -0.4;
+    const double expected = (I_zz + m * l * l) * a(0) + m * 9.81 * l * std::cos(angle);
+    EXPECT_NEAR(inverseDynamics(model, data, q, v, a)(0), expected, 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace tendril

@@ -1,0 +1,115 @@
+#include "tests/support/test_models.hpp"
+
+#include <filesystem>
+
+#include "core/io/json_io.hpp"
+
+namespace tendril::test {
+
+RobotDescription example(const std::string& stem) {
+  return loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (stem + ".json"));
+}
+
+RobotDescription uniformRod(double length, double radius, const StrainBasisDesc& basis, int gauss_points,
+                            int magnus_order) {
+  RobotDescription robot;
+  robot.name = "rod";
+  LinkDesc link;
+  link.name = "rod";
+  link.kind = BodyKind::Soft;
+  DivisionDesc division;
+  division.length = length;
+  division.section.radius_start = division.section.radius_end = radius;
+  division.basis = basis;
+  division.gauss_points = gauss_points;
+  link.soft.divisions = {division};
+  link.soft.magnus_order = magnus_order;
+  robot.links = {link};
+  return robot;
+}
+
+LinkDesc rigidLink(const std::string& name, const std::string& parent, JointType type, Vec3 axis) {
+  LinkDesc link;
+  link.name = name;
+  link.parent = parent;
+  link.joint.type = type;
+  link.joint.axis = axis;
+  link.joint.pitch = 0.05;
+  link.kind = BodyKind::Rigid;
+  link.rigid.mass = 0.7;
+  link.rigid.com = {0.1, 0.02, -0.01};
+  link.rigid.inertia = {2e-3, 3e-3, 4e-3, 1e-4, -2e-4, 5e-5};
+  link.rigid.tip.position = {0.2, 0.0, 0.03};
+  link.rigid.tip.rpy = {0.1, -0.2, 0.3};
+  return link;
+}
+
+RobotDescription randomHybrid(unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const JointType types[] = {JointType::Revolute,  JointType::Prismatic, JointType::Helical,
+                             JointType::Cylindrical, JointType::Universal, JointType::Planar,
+                             JointType::Spherical, JointType::Free,      JointType::Fixed};
+  const BasisFamily families[] = {BasisFamily::Monomial, BasisFamily::Legendre, BasisFamily::Chebyshev,
+                                  BasisFamily::Fourier,  BasisFamily::Gaussian, BasisFamily::PiecewiseConstant};
+  RobotDescription robot;
+  robot.name = "random";
+  std::vector<std::string> names;
+  for (int i = 0; i < 9; ++i) {
+    const std::string parent = names.empty() ? "world" : names[rng() % names.size()];
+    const std::string name = "link" + std::to_string(i);
+    LinkDesc link = rigidLink(name, parent, types[i], {unit(rng), unit(rng), unit(rng) + 2.0});
+    link.origin.position = {0.05 * unit(rng), 0.05 * unit(rng), 0.05 * unit(rng)};
+    link.origin.rpy = {unit(rng), unit(rng), unit(rng)};
+    if (i % 3 == 2) {  // every third link is soft, with two divisions
+      link.kind = BodyKind::Soft;
+      DivisionDesc division;
+      division.length = 0.2;
+      division.section.radius_start = 0.015;
+      division.section.radius_end = 0.01;
+      division.basis.family = families[(i / 3 + seed) % 6];
+      division.basis.order = {1, 2, 1, 0, 0, -1};
+      division.reference_strain = {0.3, 0.5, -0.2, 1.0, 0.0, 0.0};
+      division.gauss_points = 3;
+      DivisionDesc second = division;
+      second.basis.family = families[(i / 3 + seed + 1) % 6];
+      second.section.shape = SectionShape::Rectangular;
+      link.soft.divisions = {division, second};
+    }
+    names.push_back(name);
+    robot.links.push_back(link);
+  }
+  return robot;
+}
+
+State randomState(const Model& model, unsigned seed, double q_scale) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  State s;
+  s.q = Eigen::VectorXd::NullaryExpr(model.nq, [&] { return q_scale * unit(rng); });
+  s.v = Eigen::VectorXd::NullaryExpr(model.nv, [&] { return unit(rng); });
+  s.a = Eigen::VectorXd::NullaryExpr(model.nv, [&] { return unit(rng); });
+  return s;
+}
+
+Eigen::MatrixXd centralDifference(const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f,
+                                  const Eigen::VectorXd& x, double h) {
+  Eigen::MatrixXd J;
+  Eigen::VectorXd xp = x;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    xp(i) = x(i) + h;
+    const Eigen::VectorXd plus = f(xp);
+    xp(i) = x(i) - h;
+    const Eigen::VectorXd minus = f(xp);
+    xp(i) = x(i);
+    if (J.size() == 0) J.resize(plus.size(), x.size());
+    J.col(i) = (plus - minus) / (2.0 * h);
+  }
+  return J;
+}
+
+double relativeError(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double floor) {
+  return (a - b).norm() / std::max(b.norm(), floor);
+}
+
+}  // namespace tendril::test

@@ -1,0 +1,41 @@
+#pragma once
+// Models and states shared by the engine tests.
+
+#include <Eigen/Core>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "core/model/description.hpp"
+#include "core/model/model.hpp"
+
+namespace tendril::test {
+
+/// \brief A bundled example by file stem, e.g. "hybrid_serial_robot".
+RobotDescription example(const std::string& stem);
+
+/// \brief One soft link, fixed at the world, along x.
+RobotDescription uniformRod(double length, double radius, const StrainBasisDesc& basis, int gauss_points = 5,
+                            int magnus_order = 4);
+
+/// \brief A rigid link on a joint of the given type (box body, CoM off the joint axis).
+LinkDesc rigidLink(const std::string& name, const std::string& parent, JointType type, Vec3 axis = {0, 0, 1});
+
+/// \brief A random tree mixing every joint type and soft links of several basis families.
+RobotDescription randomHybrid(unsigned seed);
+
+struct State {
+  Eigen::VectorXd q, v, a;
+};
+
+/// \brief Random state with entries in [-scale, scale] (q), [-1, 1] (v, a).
+State randomState(const Model& model, unsigned seed, double q_scale = 0.5);
+
+/// \brief Central difference of f at x (columns = d f / d x_i).
+Eigen::MatrixXd centralDifference(const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f,
+                                  const Eigen::VectorXd& x, double h);
+
+/// \brief Relative error |a - b| / max(|b|, floor) in the Frobenius norm.
+double relativeError(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double floor = 1e-12);
+
+}  // namespace tendril::test

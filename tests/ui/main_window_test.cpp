@@ -1,0 +1,218 @@
+#include "ui/main_window.hpp"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+#include <QTreeWidgetItemIterator>
+
+#include "core/io/json_io.hpp"
+#include "tendril_version.hpp"
+#include "ui/panels/model_tree_panel.hpp"
+#include "ui/panels/property_panel.hpp"
+#include "ui/panels/timeline_bar.hpp"
+#include "ui/viewport/viewport_widget.hpp"
+#include "ui_test_support.hpp"
+
+namespace tendril {
+namespace {
+
+const QString kDefaultExample = QStringLiteral("hybrid_serial_robot.json");
+
+QMessageBox* visibleErrorBox(const MainWindow& window) {
+  for (QMessageBox* box : window.findChildren<QMessageBox*>("errorBox")) {
+    if (box->isVisible()) {
+      return box;
+    }
+  }
+  return nullptr;
+}
+
+QStringList menuTitles(const MainWindow& window) {
+  QStringList titles;
+  for (QAction* action : window.menuBar()->actions()) {
+    titles << action->text().remove('&');
+  }
+  return titles;
+}
+
+class MainWindowTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    QSettings().clear();
+    ASSERT_TRUE(temp_.isValid());
+  }
+
+  void writeFile(const QString& name, const QByteArray& text) {
+    QFile file(temp_.filePath(name));
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(text);
+  }
+
+  QTemporaryDir temp_;
+};
+
+TEST_F(MainWindowTest, ShowsEveryPanelMenuAndTheRunButton) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  EXPECT_EQ(window.centralWidget(), window.viewport());
+  ASSERT_EQ(window.docks().size(), 3);
+  for (QDockWidget* dock : window.docks()) {
+    EXPECT_TRUE(dock->isVisible()) << dock->objectName().toStdString();
+    EXPECT_GT(dock->width(), 50) << dock->objectName().toStdString();
+  }
+  EXPECT_TRUE(window.timeline()->isVisible());
+  EXPECT_TRUE(window.progressBar()->isVisible());
+  EXPECT_EQ(menuTitles(window),
+            QStringList({"File", "Edit", "View", "Simulate", "Help"}));
+  const auto* run = window.findChild<QAction*>("runAction");
+  ASSERT_NE(run, nullptr);
+  EXPECT_FALSE(run->isEnabled());
+  EXPECT_TRUE(run->toolTip().contains("comes with the engine"));
+  EXPECT_FALSE(run->associatedObjects().isEmpty());
+  test::saveScreenshot(window.grab().toImage(), "main_window_empty");
+}
+
+TEST_F(MainWindowTest, OpensTheDefaultExampleAndDrawsIt) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openDefaultExample()) << window.lastError().toStdString();
+  EXPECT_TRUE(window.currentFile().endsWith(kDefaultExample));
+  EXPECT_TRUE(window.windowTitle().contains(kDefaultExample));
+  EXPECT_TRUE(window.windowTitle().contains("[*]"));
+  EXPECT_FALSE(window.isWindowModified());
+  EXPECT_EQ(window.modelTree()->linkItemCount(), static_cast<int>(window.robot().links.size()));
+  EXPECT_GT(test::countRodPixels(window.viewport()->grabFramebuffer()), 500);
+  test::saveScreenshot(window.grab().toImage(), "main_window_example");
+}
+
+TEST_F(MainWindowTest, EveryExampleOpensAndShowsSomething) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  const QDir examples(QFileInfo(test::examplePath(kDefaultExample)).absolutePath());
+  const QStringList files = examples.entryList({"*.json"}, QDir::Files);
+  ASSERT_FALSE(files.isEmpty());
+  for (const QString& file : files) {
+    ASSERT_TRUE(window.openFile(examples.filePath(file))) << window.lastError().toStdString();
+    const QImage image = window.viewport()->grabFramebuffer();
+    EXPECT_LT(test::countBlackPixels(image), image.width() * image.height() / 20)
+        << file.toStdString();
+    test::saveScreenshot(image, "example_" + QFileInfo(file).baseName());
+  }
+}
+
+TEST_F(MainWindowTest, SelectingALinkShowsItsProperties) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openDefaultExample());
+  const std::string& first_link = window.robot().links.front().name;
+  const auto items = window.modelTree()->findItems(QString::fromStdString(first_link),
+                                                   Qt::MatchExactly | Qt::MatchRecursive);
+  ASSERT_EQ(items.size(), 1);
+  window.modelTree()->setCurrentItem(items.front());
+  EXPECT_EQ(window.modelTree()->selectedLink(), 0);
+  EXPECT_EQ(window.propertyPanel()->valueOf("name"), QString::fromStdString(first_link));
+  test::saveScreenshot(window.grab().toImage(), "main_window_link_selected");
+}
+
+TEST_F(MainWindowTest, BrokenJsonShowsAnErrorAndKeepsTheModel) {
+  writeFile("broken.json", "{ \"schema_version\": 1, \"links\": [ {\"name\": ");
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openDefaultExample());
+  const RobotDescription before = window.robot();
+
+  EXPECT_FALSE(window.openFile(temp_.filePath("broken.json")));
+  EXPECT_FALSE(window.lastError().isEmpty());
+  QMessageBox* box = visibleErrorBox(window);
+  ASSERT_NE(box, nullptr);
+  EXPECT_TRUE(box->text().contains(window.lastError()));
+  test::saveScreenshot(window.grab().toImage(), "main_window_error");
+  box->close();
+  EXPECT_EQ(window.robot(), before);
+  EXPECT_TRUE(window.currentFile().endsWith(kDefaultExample));
+  EXPECT_GT(test::countRodPixels(window.viewport()->grabFramebuffer()), 500);
+}
+
+TEST_F(MainWindowTest, MissingAndInvalidFilesFailWithoutCrashing) {
+  writeFile("not_a_robot.json", "[1, 2, 3]");
+  writeFile("empty.json", "");
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  for (const char* name : {"does_not_exist.json", "not_a_robot.json", "empty.json"}) {
+    EXPECT_FALSE(window.openFile(temp_.filePath(name))) << name;
+    EXPECT_FALSE(window.lastError().isEmpty());
+  }
+  EXPECT_TRUE(window.currentFile().isEmpty());
+}
+
+TEST_F(MainWindowTest, SaveWritesAModelThatLoadsBack) {
+  MainWindow window;
+  ASSERT_TRUE(window.openDefaultExample());
+  const QString path = temp_.filePath("copy.json");
+  ASSERT_TRUE(window.saveFile(path)) << window.lastError().toStdString();
+  EXPECT_EQ(loadRobot(path.toStdString()), window.robot());
+  EXPECT_EQ(window.currentFile(), path);
+  EXPECT_EQ(window.recentFiles().front(), QFileInfo(path).absoluteFilePath());
+}
+
+TEST_F(MainWindowTest, LayoutAndRecentFilesSurviveARestart) {
+  const QString example = QFileInfo(test::examplePath(kDefaultExample)).absoluteFilePath();
+  {
+    MainWindow first;
+    ASSERT_TRUE(test::showAndWait(&first));
+    first.resize(900, 620);
+    first.docks().back()->hide();
+    ASSERT_TRUE(first.openFile(example));
+    QTest::qWait(50);
+    first.close();
+  }
+  MainWindow second;
+  ASSERT_TRUE(test::showAndWait(&second));
+  EXPECT_EQ(second.size(), QSize(900, 620));
+  EXPECT_FALSE(second.docks().back()->isVisible());
+  EXPECT_TRUE(second.docks().front()->isVisible());
+  ASSERT_FALSE(second.recentFiles().isEmpty());
+  EXPECT_EQ(second.recentFiles().front(), example);
+}
+
+TEST_F(MainWindowTest, ScreenshotExportWritesANonEmptyPng) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openDefaultExample());
+  const QString path = temp_.filePath("export.png");
+  ASSERT_TRUE(window.viewport()->saveScreenshot(path));
+  EXPECT_GT(QFileInfo(path).size(), 1000);
+  EXPECT_FALSE(QImage(path).isNull());
+}
+
+TEST_F(MainWindowTest, NewModelClearsTheView) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openDefaultExample());
+  window.newModel();
+  EXPECT_TRUE(window.currentFile().isEmpty());
+  EXPECT_EQ(window.modelTree()->linkItemCount(), 0);
+  EXPECT_EQ(test::countRodPixels(window.viewport()->grabFramebuffer()), 0);
+}
+
+TEST(MainWindowAbout, NamesTheVersionsOfTendrilQtVtkAndEigen) {
+  const QString text = MainWindow::aboutText();
+  EXPECT_TRUE(text.contains(QStringLiteral("Tendril " TENDRIL_VERSION)));
+  EXPECT_TRUE(text.contains(QString("Qt ") + qVersion()));
+  EXPECT_TRUE(text.contains("VTK 9."));
+  EXPECT_TRUE(text.contains("Eigen 3."));
+}
+
+}  // namespace
+}  // namespace tendril

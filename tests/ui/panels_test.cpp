@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTest>
+
+#include "ui/panels/plot_panel.hpp"
+#include "ui/panels/timeline_bar.hpp"
+#include "ui_test_support.hpp"
+
+namespace tendril {
+namespace {
+
+TEST(PlotPanel, DrawsAddedSeries) {
+  PlotPanel panel;
+  panel.resize(600, 300);
+  ASSERT_TRUE(test::showAndWait(&panel));
+  const QImage empty = panel.grab().toImage();
+
+  const int sine = panel.addSeries("sin");
+  const int ramp = panel.addSeries("ramp");
+  for (int i = 0; i <= 100; ++i) {
+    const double t = 0.02 * i;
+    panel.appendPoint(sine, t, std::sin(6.0 * t));
+    panel.appendPoint(ramp, t, 0.5 * t);
+  }
+  EXPECT_EQ(panel.seriesCount(), 2);
+  EXPECT_EQ(panel.pointCount(sine), 101);
+  QTest::qWait(50);
+  const QImage drawn = panel.grab().toImage();
+  test::saveScreenshot(drawn, "plot_panel");
+  EXPECT_GT(test::countDifferentPixels(empty, drawn), 1000);
+}
+
+TEST(PlotPanel, ClearRemovesEverySeriesAndIgnoresUnknownHandles) {
+  PlotPanel panel;
+  const int series = panel.addSeries("x");
+  panel.appendPoint(series, 0.0, 1.0);
+  panel.appendPoint(42, 0.0, 1.0);
+  panel.appendPoint(-1, 0.0, 1.0);
+  EXPECT_EQ(panel.pointCount(series), 1);
+  panel.clear();
+  EXPECT_EQ(panel.seriesCount(), 0);
+  EXPECT_EQ(panel.pointCount(series), 0);
+}
+
+TEST(TimelineBar, OffersSpeedsFromATenthToTenTimes) {
+  TimelineBar bar;
+  const auto* speeds = bar.findChild<QComboBox*>();
+  ASSERT_NE(speeds, nullptr);
+  EXPECT_DOUBLE_EQ(speeds->itemData(0).toDouble(), 0.1);
+  EXPECT_DOUBLE_EQ(speeds->itemData(speeds->count() - 1).toDouble(), 10.0);
+  EXPECT_DOUBLE_EQ(bar.speed(), 1.0);
+}
+
+TEST(TimelineBar, ScrubbingRequestsFramesButSettingTheFrameDoesNot) {
+  TimelineBar bar;
+  bar.setFrameCount(10);
+  QSignalSpy requested(&bar, &TimelineBar::frameRequested);
+  bar.findChild<QSlider*>()->setValue(5);
+  ASSERT_EQ(requested.count(), 1);
+  EXPECT_EQ(requested.front().front().toInt(), 5);
+  bar.setCurrentFrame(7);
+  EXPECT_EQ(requested.count(), 1);
+  EXPECT_EQ(bar.currentFrame(), 7);
+}
+
+TEST(TimelineBar, PlaybackRunsToTheLastFrameAndStops) {
+  TimelineBar bar;
+  bar.setFrameCount(6);
+  QSignalSpy requested(&bar, &TimelineBar::frameRequested);
+  bar.setPlaying(true);
+  EXPECT_TRUE(bar.isPlaying());
+  QTRY_VERIFY_WITH_TIMEOUT(!bar.isPlaying(), 3000);
+  EXPECT_EQ(bar.currentFrame(), 5);
+  EXPECT_EQ(requested.count(), 5);
+}
+
+TEST(TimelineBar, CannotPlayASingleFrame) {
+  TimelineBar bar;
+  bar.setFrameCount(1);
+  bar.setPlaying(true);
+  EXPECT_FALSE(bar.isPlaying());
+}
+
+}  // namespace
+}  // namespace tendril

@@ -1,0 +1,89 @@
+// tendril-render, run as a separate process the way tendril-cli runs it.
+
+#include <gtest/gtest.h>
+
+#include <QFileInfo>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "ui_test_support.hpp"
+
+namespace tendril {
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  QString error_output;
+};
+
+RunResult runRender(const QStringList& arguments,
+                    const QProcessEnvironment& environment =
+                        QProcessEnvironment::systemEnvironment()) {
+  QProcess process;
+  process.setProcessEnvironment(environment);
+  process.start(TENDRIL_RENDER_EXE, arguments);
+  if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit) {
+    return {};
+  }
+  return {process.exitCode(), QString::fromLocal8Bit(process.readAllStandardError())};
+}
+
+bool isOneLine(const QString& text) {
+  return !text.trimmed().isEmpty() && !text.trimmed().contains('\n');
+}
+
+TEST(TendrilRender, RendersAnExampleToAPngWithTheRodColour) {
+  const QTemporaryDir directory;
+  const QString out = directory.filePath("hybrid.png");
+  const RunResult result = runRender({test::examplePath("hybrid_serial_robot.json"), "--out", out,
+                                      "--width", "640", "--height", "480"});
+  ASSERT_EQ(result.exit_code, 0) << result.error_output.toStdString();
+  const QImage image(out);
+  ASSERT_FALSE(image.isNull());
+  EXPECT_EQ(image.size(), QSize(640, 480));
+  EXPECT_GT(test::countRodPixels(image), 500);
+  test::saveScreenshot(image, "tendril_render_hybrid");
+}
+
+TEST(TendrilRender, MissingModelFailsWithOneLine) {
+  const QTemporaryDir directory;
+  const RunResult result =
+      runRender({directory.filePath("nope.json"), "--out", directory.filePath("x.png")});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_TRUE(isOneLine(result.error_output)) << result.error_output.toStdString();
+  EXPECT_TRUE(result.error_output.contains("nope.json"));
+  EXPECT_FALSE(QFileInfo::exists(directory.filePath("x.png")));
+}
+
+TEST(TendrilRender, BadCommandLinesFailWithOneLine) {
+  const QString model = test::examplePath("hybrid_serial_robot.json");
+  const QList<QStringList> bad = {
+      {},
+      {model},
+      {model, "--out"},
+      {model, "--out", "x.png", "--width", "wide"},
+      {model, "--out", "x.png", "--bogus"},
+  };
+  for (const QStringList& arguments : bad) {
+    const RunResult result = runRender(arguments);
+    EXPECT_EQ(result.exit_code, 2) << arguments.join(' ').toStdString();
+    EXPECT_TRUE(isOneLine(result.error_output)) << result.error_output.toStdString();
+  }
+}
+
+TEST(TendrilRender, WithoutADisplayItSaysToUseXvfb) {
+  const QTemporaryDir directory;
+  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+  environment.remove("DISPLAY");
+  const RunResult result =
+      runRender({test::examplePath("hybrid_serial_robot.json"), "--out",
+                 directory.filePath("x.png")},
+                environment);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(isOneLine(result.error_output)) << result.error_output.toStdString();
+  EXPECT_TRUE(result.error_output.contains("xvfb-run"));
+}
+
+}  // namespace
+}  // namespace tendril

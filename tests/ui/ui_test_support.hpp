@@ -1,0 +1,37 @@
+#pragma once
+// Helpers shared by the GUI tests: a hand-built frame, pixel counting and screenshots.
+
+#include <QImage>
+#include <QString>
+
+#include "core/sim/frame.hpp"
+
+class QWidget;
+
+namespace tendril::test {
+
+/// \brief A tapered rod bent into a quarter circle, plus a box and a sphere.
+FramePtr makeCurvedRodFrame();
+
+/// \brief The same structure with every point moved up by \p dz [m] (no actor rebuild needed).
+FramePtr makeCurvedRodFrame(double dz);
+
+/// \brief Pixels whose colour passes isRodPixel() (see scene_style.hpp).
+int countRodPixels(const QImage& image);
+
+/// \brief Pixels darker than 20/255 in every channel.
+int countBlackPixels(const QImage& image);
+
+/// \brief Pixels that differ between two images of the same size.
+int countDifferentPixels(const QImage& a, const QImage& b);
+
+/// \brief Saves \p image as <build>/screenshots/<name>.png for a human to look at.
+void saveScreenshot(const QImage& image, const QString& name);
+
+/// \brief Shows \p widget and waits until the window system has exposed it.
+bool showAndWait(QWidget* widget);
+
+/// \brief Path of resources/examples/<file_name>.
+QString examplePath(const QString& file_name);
+
+}  // namespace tendril::test

@@ -1,0 +1,116 @@
+#pragma once
+// The application window: menus, tool bars, the 3D viewport in the centre and dockable panels
+// around it. Window layout and recent files persist through QSettings, whose scope (organisation
+// and application names) is chosen by main() or by the tests.
+
+#include <QMainWindow>
+#include <QStringList>
+#include <optional>
+
+#include "core/model/description.hpp"
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QUndoStack;
+
+namespace tendril {
+
+class ModelTreePanel;
+class PlotPanel;
+class PropertyPanel;
+class TimelineBar;
+class ViewportWidget;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  /// \brief Builds the window with an empty model and restores the saved layout.
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// \brief Loads a model and shows it at rest. On failure the current model stays, an error
+  ///        box opens (non-blocking) and lastError() says why. \return true when loaded
+  bool openFile(const QString& path);
+  /// \brief Opens resources/examples/hybrid_serial_robot.json (see app_paths.hpp).
+  bool openDefaultExample();
+  /// \brief Writes the model to \p path and makes it the current file. \return true on success
+  bool saveFile(const QString& path);
+  /// \brief Starts a new, empty model.
+  void newModel();
+
+  [[nodiscard]] QString currentFile() const;
+  [[nodiscard]] const RobotDescription& robot() const;
+  [[nodiscard]] QString lastError() const;
+  [[nodiscard]] QStringList recentFiles() const;
+
+  /// \brief Text of Help > About: versions of Tendril, Qt, VTK and Eigen.
+  [[nodiscard]] static QString aboutText();
+
+  [[nodiscard]] ViewportWidget* viewport() const;
+  [[nodiscard]] ModelTreePanel* modelTree() const;
+  [[nodiscard]] PropertyPanel* propertyPanel() const;
+  [[nodiscard]] PlotPanel* plotPanel() const;
+  [[nodiscard]] TimelineBar* timeline() const;
+  [[nodiscard]] QUndoStack* undoStack() const;
+  [[nodiscard]] QProgressBar* progressBar() const;
+  [[nodiscard]] QList<QDockWidget*> docks() const;
+
+  /// \brief Stores geometry, dock/tool bar state and recent files (also done on close).
+  void saveSettings() const;
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void createPanels();
+  QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& object_name,
+                        Qt::DockWidgetArea area);
+  void createActions();
+  void createFileMenu();
+  void createEditMenu();
+  void createViewMenu();
+  void createSimulateMenu();
+  void createHelpMenu();
+  void createToolBars();
+  void createStatusBar();
+  void restoreSettings();
+
+  void onOpen();
+  void onSave();
+  void onSaveAs();
+  void onExportScreenshot();
+  void onAbout();
+  void onLinkSelected(int link_index);
+  void rebuildRecentMenu();
+  void addRecentFile(const QString& path);
+
+  void showRobot(const RobotDescription& robot);
+  void setCurrentFile(const QString& path);
+  void showError(const QString& title, const QString& message);
+  bool confirmDiscardChanges();
+
+  RobotDescription robot_;
+  QString current_file_;
+  QString last_error_;
+  QStringList recent_files_;
+
+  ViewportWidget* viewport_ = nullptr;
+  ModelTreePanel* model_tree_ = nullptr;
+  PropertyPanel* property_panel_ = nullptr;
+  PlotPanel* plot_panel_ = nullptr;
+  TimelineBar* timeline_ = nullptr;
+  QUndoStack* undo_stack_ = nullptr;
+  QProgressBar* progress_bar_ = nullptr;
+  QList<QDockWidget*> docks_;
+
+  QMenu* recent_menu_ = nullptr;
+  QMenu* view_menu_ = nullptr;
+  QAction* run_action_ = nullptr;
+  QList<QAction*> camera_actions_;
+};
+
+}  // namespace tendril

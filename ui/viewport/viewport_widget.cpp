@@ -1,0 +1,325 @@
+// clang-format off
+// VTK's OpenGL headers pull vtk_glew.h, which must precede any Qt OpenGL header (gl.h)
+#include <vtkOpenGLState.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+// clang-format on
+#include <vtkAxesActor.h>
+#include <vtkCamera.h>
+#include <vtkCommand.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkNew.h>
+#include <vtkOrientationMarkerWidget.h>
+#include <vtkRenderer.h>
+
+#include <QGuiApplication>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QScopedValueRollback>
+#include <QScreen>
+#include <QWheelEvent>
+
+#include "ui/viewport/scene/robot_scene.hpp"
+#include "ui/viewport/scene/scene_setup.hpp"
+#include "ui/viewport/viewport_widget.hpp"
+
+namespace tendril {
+namespace {
+
+constexpr int kUnscaledDpi = 72;  // vtkWindow's default
+constexpr double kAxesViewportSize = 0.16;
+
+}  // namespace
+
+struct ViewportWidget::Impl {
+  ViewportWidget* owner;
+  vtkNew<vtkGenericOpenGLRenderWindow> window;
+  vtkNew<vtkRenderer> renderer;
+  vtkNew<vtkGenericRenderWindowInteractor> interactor;
+  vtkNew<vtkInteractorStyleTrackballCamera> style;
+  vtkNew<vtkOrientationMarkerWidget> axes_widget;
+  RobotScene scene{renderer};
+  FramePtr frame;
+  QSurface* surface = nullptr;  ///< Qt's surface for the context, captured in initializeGL
+  bool in_paint = false;
+
+  explicit Impl(ViewportWidget* widget) : owner(widget) {
+    styleRenderer(renderer);
+    window->AddRenderer(renderer);
+    // Qt owns the context and the final framebuffer: VTK renders into its own FBO and waits
+    // for initializeGL before rendering at all
+    window->SetReadyForRendering(false);
+    window->SetFrameBlitModeToNoBlit();
+    window->SetMultiSamples(0);
+    window->AddObserver(vtkCommand::WindowMakeCurrentEvent, this, &Impl::onMakeCurrent);
+    window->AddObserver(vtkCommand::WindowIsCurrentEvent, this, &Impl::onIsCurrent);
+    window->AddObserver(vtkCommand::WindowFrameEvent, this, &Impl::onFrame);
+    setUpInteractor();
+    setCameraView(renderer, ViewDirection::Isometric, std::nullopt);
+  }
+
+  void setUpInteractor() {
+    interactor->SetRenderWindow(window);
+    interactor->SetInteractorStyle(style);
+    // interactor "renders" only ask Qt for a repaint; paintGL does the real render
+    interactor->EnableRenderOff();
+    interactor->AddObserver(vtkCommand::RenderEvent, this, &Impl::onInteractorRender);
+    interactor->Initialize();
+    vtkNew<vtkAxesActor> axes;
+    axes_widget->SetOrientationMarker(axes);
+    axes_widget->SetInteractor(interactor);
+    axes_widget->SetViewport(0.0, 0.0, kAxesViewportSize, kAxesViewportSize);
+    axes_widget->SetCurrentRenderer(renderer);
+    axes_widget->SetEnabled(1);
+    axes_widget->InteractiveOff();
+  }
+
+  // trap: QOpenGLWidget::makeCurrent() would bind Qt's FBO behind vtkOpenGLState's cache
+  void onMakeCurrent(vtkObject*, unsigned long, void*) {
+    if (owner->context() != nullptr && surface != nullptr) {
+      owner->context()->makeCurrent(surface);
+    }
+  }
+
+  void onIsCurrent(vtkObject*, unsigned long, void* call_data) {
+    QOpenGLContext* current = QOpenGLContext::currentContext();
+    *static_cast<bool*>(call_data) = current != nullptr && current == owner->context();
+  }
+
+  void onFrame(vtkObject*, unsigned long, void*) {
+    if (!in_paint) {
+      owner->update();
+    }
+  }
+
+  void onInteractorRender(vtkObject*, unsigned long, void*) { owner->update(); }
+
+  std::optional<Bounds> robotBounds() const { return scene.robotBounds(); }
+
+  void render() {
+    renderer->ResetCameraClippingRange();
+    window->Render();
+  }
+
+  // copy VTK's display framebuffer into the framebuffer Qt composites, without scissoring
+  void blitToQt(vtkOpenGLState* state, unsigned int qt_framebuffer) {
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, qt_framebuffer);
+    state->vtkglDisable(GL_SCISSOR_TEST);
+    window->BlitDisplayFramebuffer();
+  }
+
+  // Mesa and compositors blend a widget whose alpha is below 1 with what lies behind it
+  void forceOpaqueAlpha(vtkOpenGLState* state) {
+    const int* size = window->GetSize();
+    state->vtkglViewport(0, 0, size[0], size[1]);
+    state->vtkglColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
+    state->vtkglClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+    state->vtkglClear(GL_COLOR_BUFFER_BIT);
+  }
+
+  void finalize() {
+    window->Finalize();
+    window->SetReadyForRendering(false);
+  }
+};
+
+ViewportWidget::ViewportWidget(QWidget* parent)
+    : QOpenGLWidget(parent), impl_(std::make_unique<Impl>(this)) {
+  setMouseTracking(true);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(160, 120);
+}
+
+ViewportWidget::~ViewportWidget() {
+  if (context() != nullptr) {
+    disconnect(context(), &QOpenGLContext::aboutToBeDestroyed, this,
+               &ViewportWidget::onContextAboutToBeDestroyed);
+    // release VTK's GL resources while their context is current
+    makeCurrent();
+    impl_->finalize();
+    impl_.reset();
+    doneCurrent();
+  }
+}
+
+QSurfaceFormat ViewportWidget::defaultSurfaceFormat() {
+  QSurfaceFormat format;
+  format.setRenderableType(QSurfaceFormat::OpenGL);
+  format.setVersion(3, 2);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setSwapBehavior(QSurfaceFormat::DoubleBuffer);
+  format.setRedBufferSize(8);
+  format.setGreenBufferSize(8);
+  format.setBlueBufferSize(8);
+  format.setAlphaBufferSize(8);
+  format.setDepthBufferSize(24);
+  format.setStencilBufferSize(8);
+  format.setSamples(0);
+  return format;
+}
+
+QString ViewportWidget::vtkVersion() { return QString::fromStdString(vtkVersionString()); }
+
+bool ViewportWidget::saveScreenshot(const QString& path) {
+  const QImage image = grabFramebuffer();
+  return !image.isNull() && image.save(path, "PNG");
+}
+
+std::array<double, 3> ViewportWidget::cameraPosition() const {
+  std::array<double, 3> position{};
+  impl_->renderer->GetActiveCamera()->GetPosition(position.data());
+  return position;
+}
+
+int ViewportWidget::sceneRebuildCount() const { return impl_->scene.rebuildCount(); }
+
+FramePtr ViewportWidget::currentFrame() const { return impl_->frame; }
+
+void ViewportWidget::showFrame(FramePtr frame) {
+  impl_->frame = frame;
+  if (!frame) {
+    impl_->scene.clear();
+  } else if (impl_->scene.show(*frame)) {
+    resetView();
+  }
+  update();
+}
+
+void ViewportWidget::fitView() {
+  fitCamera(impl_->renderer, impl_->robotBounds());
+  update();
+}
+
+void ViewportWidget::resetView() { setViewDirection(ViewDirection::Isometric); }
+
+void ViewportWidget::setViewDirection(ViewDirection direction) {
+  setCameraView(impl_->renderer, direction, impl_->robotBounds());
+  update();
+}
+
+void ViewportWidget::initializeGL() {
+  impl_->surface = context()->surface();
+  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this,
+          &ViewportWidget::onContextAboutToBeDestroyed, Qt::UniqueConnection);
+  vtkGenericOpenGLRenderWindow* window = impl_->window;
+  vtkOpenGLState* state = window->GetState();
+  state->Reset();
+  // Qt leaves GL_LESS; VTK's shaders expect GL_LEQUAL
+  state->vtkglDepthFunc(GL_LEQUAL);
+  window->SetOwnContext(0);
+  window->OpenGLInitContext();
+  window->SetReadyForRendering(true);
+}
+
+void ViewportWidget::resizeGL(int width, int height) {
+  const qreal ratio = devicePixelRatioF();
+  impl_->interactor->UpdateSize(qRound(width * ratio), qRound(height * ratio));
+  if (const QScreen* display = screen()) {
+    const QSize screen_pixels = display->size() * ratio;
+    impl_->window->SetScreenSize(screen_pixels.width(), screen_pixels.height());
+  }
+  impl_->window->SetDPI(qRound(kUnscaledDpi * ratio));
+}
+
+void ViewportWidget::paintGL() {
+  vtkGenericOpenGLRenderWindow* window = impl_->window;
+  if (!window->GetReadyForRendering()) {
+    return;
+  }
+  const QScopedValueRollback<bool> painting(impl_->in_paint, true);
+  // Qt changes GL state between paints: start from the real state and restore it afterwards
+  vtkOpenGLState* state = window->GetState();
+  state->Reset();
+  state->Push();
+  state->vtkglDepthFunc(GL_LEQUAL);
+  impl_->render();
+  makeCurrent();  // rebinds defaultFramebufferObject() after VTK's own FBO work
+  impl_->blitToQt(state, defaultFramebufferObject());
+  impl_->forceOpaqueAlpha(state);
+  state->Pop();
+}
+
+void ViewportWidget::onContextAboutToBeDestroyed() {
+  // re-parenting replaces the context: free VTK's resources in the old one first
+  makeCurrent();
+  impl_->finalize();
+  doneCurrent();
+}
+
+void ViewportWidget::forwardMouseEvent(QMouseEvent* event, unsigned long vtk_event) {
+  const qreal ratio = devicePixelRatioF();
+  const QPointF position = event->position() * ratio;
+  const Qt::KeyboardModifiers modifiers = event->modifiers();
+  vtkGenericRenderWindowInteractor* interactor = impl_->interactor;
+  const int repeat = event->type() == QEvent::MouseButtonDblClick ? 1 : 0;
+  interactor->SetEventInformationFlipY(qRound(position.x()), qRound(position.y()),
+                                       modifiers.testFlag(Qt::ControlModifier) ? 1 : 0,
+                                       modifiers.testFlag(Qt::ShiftModifier) ? 1 : 0, 0, repeat);
+  interactor->SetAltKey(modifiers.testFlag(Qt::AltModifier) ? 1 : 0);
+  interactor->InvokeEvent(vtk_event, event);
+  event->accept();
+}
+
+namespace {
+
+unsigned long pressEventFor(Qt::MouseButton button) {
+  switch (button) {
+    case Qt::LeftButton:
+      return vtkCommand::LeftButtonPressEvent;
+    case Qt::MiddleButton:
+      return vtkCommand::MiddleButtonPressEvent;
+    case Qt::RightButton:
+      return vtkCommand::RightButtonPressEvent;
+    default:
+      return vtkCommand::NoEvent;
+  }
+}
+
+unsigned long releaseEventFor(Qt::MouseButton button) {
+  switch (button) {
+    case Qt::LeftButton:
+      return vtkCommand::LeftButtonReleaseEvent;
+    case Qt::MiddleButton:
+      return vtkCommand::MiddleButtonReleaseEvent;
+    case Qt::RightButton:
+      return vtkCommand::RightButtonReleaseEvent;
+    default:
+      return vtkCommand::NoEvent;
+  }
+}
+
+}  // namespace
+
+void ViewportWidget::mousePressEvent(QMouseEvent* event) {
+  if (const unsigned long vtk_event = pressEventFor(event->button());
+      vtk_event != vtkCommand::NoEvent) {
+    forwardMouseEvent(event, vtk_event);
+  }
+}
+
+void ViewportWidget::mouseDoubleClickEvent(QMouseEvent* event) { mousePressEvent(event); }
+
+void ViewportWidget::mouseReleaseEvent(QMouseEvent* event) {
+  if (const unsigned long vtk_event = releaseEventFor(event->button());
+      vtk_event != vtkCommand::NoEvent) {
+    forwardMouseEvent(event, vtk_event);
+  }
+}
+
+void ViewportWidget::mouseMoveEvent(QMouseEvent* event) {
+  forwardMouseEvent(event, vtkCommand::MouseMoveEvent);
+}
+
+void ViewportWidget::wheelEvent(QWheelEvent* event) {
+  const int steps = event->angleDelta().y();
+  if (steps == 0) {
+    return;
+  }
+  const QPointF position = event->position() * devicePixelRatioF();
+  impl_->interactor->SetEventInformationFlipY(qRound(position.x()), qRound(position.y()));
+  impl_->interactor->InvokeEvent(
+      steps > 0 ? vtkCommand::MouseWheelForwardEvent : vtkCommand::MouseWheelBackwardEvent, event);
+  event->accept();
+}
+
+}  // namespace tendril
