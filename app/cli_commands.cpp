@@ -12,6 +12,7 @@
 
 #include "core/io/json_io.hpp"
 #include "core/model/strain_basis.hpp"
+#include "core/model/validate.hpp"
 
 namespace tendril::cli {
 namespace {
@@ -77,11 +78,7 @@ std::optional<RobotDescription> loadOrReport(const std::string& path) {
 }
 
 int linkDof(const LinkDesc& link) {
-  static const std::map<JointType, int> joint_dof = {
-      {JointType::Fixed, 0},       {JointType::Revolute, 1},  {JointType::Prismatic, 1},
-      {JointType::Helical, 1},     {JointType::Cylindrical, 2}, {JointType::Universal, 2},
-      {JointType::Planar, 3},      {JointType::Spherical, 3}, {JointType::Free, 6}};
-  int dof = joint_dof.at(link.joint.type);
+  int dof = jointDof(link.joint.type);
   if (link.kind == BodyKind::Soft) {
     for (const DivisionDesc& division : link.soft.divisions) dof += strainBasisDof(division.basis);
   }

@@ -4,12 +4,12 @@
 // non-zero exit code: 2 for a bad command line, 1 for anything else.
 
 #include <charconv>
-#include <system_error>
 #include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "core/io/json_io.hpp"

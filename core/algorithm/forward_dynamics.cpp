@@ -9,9 +9,9 @@ namespace tendril {
 
 const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
-                                       const Eigen::Ref<const Eigen::VectorXd>& tau_actuation) {
+                                       const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t) {
   data.qdd.setZero();
-  data.bias = inverseDynamics(model, data, q, v, data.qdd);
+  data.bias = inverseDynamics(model, data, q, v, data.qdd, t);
   massMatrix(model, data, q);
   data.M_factor.compute(data.M);
   if (data.M_factor.info() != Eigen::Success) {

@@ -1,5 +1,7 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 
+#include <Eigen/Geometry>
+
 #include <stdexcept>
 
 #include "core/algorithm/kinematics.hpp"
@@ -8,7 +10,7 @@ namespace tendril {
 
 const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
-                                       const Eigen::Ref<const Eigen::VectorXd>& a) {
+                                       const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
   if (a.size() != model.nv) throw std::invalid_argument("a has the wrong size");
   forwardKinematics(model, data, q, v);
 
@@ -36,6 +38,9 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eig
     }
   }
 
+  // external point loads enter with a minus sign (ID = inertial - external)
+  for (const CompiledPointLoad& load : model.point_loads) data.F[load.joint] -= pointLoadWrench(load, data, t);
+
   // backward pass: transport subtree wrenches to joint bases, project, pass to parents
   data.tau.setZero();
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
@@ -45,6 +50,18 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eig
     if (joint.parent >= 0) data.F[joint.parent] += applyCoAd(joint.g_fixed, F_base);
   }
   return data.tau;
+}
+
+Vector6d pointLoadWrench(const CompiledPointLoad& load, const Data& data, double t) {
+  Vector6d wrench = load.scale(t) * load.wrench;
+  if (load.frame == LoadFrame::Global) {
+    // world axes to the local axes of the frame; the moment is about the application point
+    const Eigen::Matrix3d R_T = data.g[load.joint].R.transpose();
+    wrench.head<3>() = R_T * wrench.head<3>().eval();
+    wrench.tail<3>() = R_T * wrench.tail<3>().eval();
+  }
+  wrench.head<3>() += load.offset.cross(wrench.tail<3>());
+  return wrench;
 }
 
 Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -8,9 +8,10 @@
 
 namespace tendril {
 
-/// \brief ID(q, v, a) = M(q) a - F(q, v): inertial, Coriolis/centrifugal and gravity forces
-///        projected on the generalised coordinates. Internal elastic and damping forces are not
-///        included: the equations of motion read ID(q, v, a) = tau(q, v, u) = B u - K q - D v.
+/// \brief ID(q, v, a) = M(q) a - F(q, v): inertial, Coriolis/centrifugal, gravity and external
+///        point-load forces projected on the generalised coordinates. Internal elastic and damping
+///        forces and actuation are not included: the equations of motion read
+///        ID(q, v, a) = tau(q, v, u) = B u - K q - D v.
 ///
 /// Forward pass: kinematics, twists, accelerations with gravity as the base acceleration -G.
 /// Backward pass: wrenches F_j = M_j eta_dot_j + ad*_{eta_j} M_j eta_j, accumulated into parents,
@@ -18,10 +19,15 @@ namespace tendril {
 /// \param[in] q generalised coordinates (dim model.nq)
 /// \param[in] v generalised velocities (dim model.nv)
 /// \param[in] a generalised accelerations (dim model.nv)
+/// \param[in] t time [s] at which time-varying point loads are evaluated
 /// \return ID, stored in data.tau (dim model.nv)
 const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
-                                       const Eigen::Ref<const Eigen::VectorXd>& a);
+                                       const Eigen::Ref<const Eigen::VectorXd>& a, double t = 0.0);
+
+/// \brief The wrench of a point load at time t, in the local frame of its virtual joint's child
+///        frame (moment about the frame origin). \pre the position stage of data is current.
+Vector6d pointLoadWrench(const CompiledPointLoad& load, const Data& data, double t);
 
 /// \brief Internal generalised forces tau = -K q - D v (actuation is added by the caller).
 Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,

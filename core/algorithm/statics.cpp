@@ -3,7 +3,9 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "core/algorithm/actuation.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 
 namespace tendril {
@@ -22,15 +24,14 @@ std::vector<int> freeCoordinates(int n, const std::vector<int>& prescribed) {
 
 class NewtonSolver {
  public:
-  NewtonSolver(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& tau,
-               const StaticsOptions& options)
-      : model_(model), data_(data), tau_(tau), options_(options),
+  NewtonSolver(const Model& model, Data& data, const StaticsOptions& options)
+      : model_(model), data_(data), zero_(Eigen::VectorXd::Zero(model.nv)), options_(options),
         free_(freeCoordinates(model.nv, options.prescribed)), R_(model.nv), R_trial_(model.nv) {}
 
   // Newton iterations at one load factor; q is updated in place
   bool solve(Eigen::VectorXd& q, double load, double tolerance, StaticsResult& result) {
     const int n = static_cast<int>(free_.size());
-    staticResidual(model_, data_, q, tau_, load, R_);
+    staticResidual(model_, data_, q, options_.time, zero_, load, R_);
     for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
       const double norm = freeNorm(R_);
       if (norm <= tolerance) return true;
@@ -44,7 +45,7 @@ class NewtonSolver {
       Eigen::VectorXd q_trial = q;
       for (; alpha > 1e-4; alpha *= 0.5) {
         for (int i = 0; i < n; ++i) q_trial(free_[i]) = q(free_[i]) + alpha * step(i);
-        staticResidual(model_, data_, q_trial, tau_, load, R_trial_);
+        staticResidual(model_, data_, q_trial, options_.time, zero_, load, R_trial_);
         if (R_trial_.allFinite() && freeNorm(R_trial_) < (1.0 - 1e-4 * alpha) * norm) break;
       }
       if (alpha <= 1e-4) return false;
@@ -75,9 +76,9 @@ class NewtonSolver {
     for (int c = 0; c < n; ++c) {
       const int k = free_[c];
       qp(k) = q(k) + options_.fd_step;
-      staticResidual(model_, data_, qp, tau_, load, Rp);
+      staticResidual(model_, data_, qp, options_.time, zero_, load, Rp);
       qp(k) = q(k) - options_.fd_step;
-      staticResidual(model_, data_, qp, tau_, load, Rm);
+      staticResidual(model_, data_, qp, options_.time, zero_, load, Rm);
       qp(k) = q(k);
       for (int r = 0; r < n; ++r) J(r, c) = (Rp(free_[r]) - Rm(free_[r])) / (2.0 * options_.fd_step);
     }
@@ -86,7 +87,7 @@ class NewtonSolver {
 
   const Model& model_;
   Data& data_;
-  const Eigen::Ref<const Eigen::VectorXd>& tau_;
+  const Eigen::VectorXd zero_;
   const StaticsOptions& options_;
   std::vector<int> free_;
   Eigen::VectorXd R_, R_trial_;
@@ -94,24 +95,29 @@ class NewtonSolver {
 
 }  // namespace
 
-void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
-                    const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double load_factor,
+void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q, double t,
+                    const Eigen::Ref<const Eigen::VectorXd>& tau_extra, double load_factor,
                     Eigen::Ref<Eigen::VectorXd> R) {
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
-  // ID(q, 0, 0) is linear in gravity, so scaling the result scales the load
-  R = load_factor * (tau_actuation - inverseDynamics(model, data, q, zero, zero));
+  actuationForces(model, q, t, R);
+  R += tau_extra;
+  // ID(q, 0, 0) is linear in gravity and point loads, so scaling it scales the load
+  R -= inverseDynamics(model, data, q, zero, zero, t);
+  R *= load_factor;
   R.noalias() -= model.K * q;
 }
 
 StaticsResult solveStatics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q0,
-                           const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, const StaticsOptions& options) {
+                           const StaticsOptions& options) {
   StaticsResult result;
   result.q = q0;
-  NewtonSolver newton(model, data, tau_actuation, options);
+  NewtonSolver newton(model, data, options);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
   Eigen::VectorXd R(model.nv);
-  staticResidual(model, data, q0, tau_actuation, 1.0, R);
+  staticResidual(model, data, q0, options.time, zero, 1.0, R);
+  // relative to the applied load: soft-robot residuals are tiny in SI units
   const double load = (R + model.K * q0).norm();
-  const double tolerance = options.residual_tolerance * std::max(1.0, load);
+  const double tolerance = options.residual_tolerance * load + std::numeric_limits<double>::min();
 
   // load stepping: grow the load fraction, halving the increment whenever Newton fails
   double reached = 0.0, increment = 1.0;
@@ -128,7 +134,7 @@ StaticsResult solveStatics(const Model& model, Data& data, const Eigen::Ref<cons
       break;
     }
   }
-  staticResidual(model, data, result.q, tau_actuation, 1.0, R);
+  staticResidual(model, data, result.q, options.time, zero, 1.0, R);
   result.converged = reached >= 1.0;
   result.residual_norm = newton.freeNorm(R);
   result.reactions.resize(static_cast<Eigen::Index>(options.prescribed.size()));

@@ -12,12 +12,13 @@
 namespace tendril {
 
 struct StaticsOptions {
-  double residual_tolerance = 1e-9;  ///< stop when |R| <= this * max(1, |load|), load = |ID(q0, 0, 0)| + |B u|
+  double residual_tolerance = 1e-12;  ///< stop when |R| <= this * |load|, load = |B u - ID(q0, 0, 0)|
   double step_tolerance = 1e-13;     ///< or when the Newton step is below this * (1 + |q|)
   int max_iterations = 50;           ///< per load step
   double min_load_step = 1.0 / 1024; ///< give up when load stepping needs smaller increments
   double fd_step = 1e-7;             ///< central-difference step of the Jacobian [units of q]
   std::vector<int> prescribed;       ///< coordinates held at their value in q0 (joint-coordinate control)
+  double time = 0.0;                 ///< time at which inputs and loads are evaluated [s]
 };
 
 struct StaticsResult {
@@ -31,16 +32,17 @@ struct StaticsResult {
   std::string message;
 };
 
-/// \brief The static residual R(q) = B u - K q - ID(q, 0, 0) with gravity scaled by load_factor.
+/// \brief The static residual R(q) = lambda (B(q) u(t) + tau_extra - ID(q, 0, 0, t)) - K q: every
+///        load (gravity, point loads, cables, joint inputs) scaled by the load factor lambda.
+/// \param[in] tau_extra additional generalised forces (dim model.nv), e.g. prescribed-joint reactions
 /// \param[out] R residual (dim model.nv)
-void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
-                    const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double load_factor,
+void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q, double t,
+                    const Eigen::Ref<const Eigen::VectorXd>& tau_extra, double load_factor,
                     Eigen::Ref<Eigen::VectorXd> R);
 
-/// \brief Solves for the static equilibrium nearest q0.
+/// \brief Solves for the static equilibrium nearest q0 under the model's loads and inputs.
 /// \param[in] q0 initial guess; prescribed coordinates keep their value (dim model.nq)
-/// \param[in] tau_actuation generalised actuation B u (dim model.nv)
 StaticsResult solveStatics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q0,
-                           const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, const StaticsOptions& options = {});
+                           const StaticsOptions& options = {});
 
 }  // namespace tendril

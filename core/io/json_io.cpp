@@ -323,6 +323,116 @@ LinkDesc readLink(const Json& json, const std::string& pointer) {
   return link;
 }
 
+TimeFunction readTimeFunction(const Json& json, const std::string& pointer) {
+  TimeFunction f;
+  if (json.is_number()) {
+    f.value = ObjectReader::asNumber(json, pointer);
+    return f;
+  }
+  ObjectReader in(json, pointer);
+  static const std::map<TimeFunction::Kind, std::string> kinds = {{TimeFunction::Kind::Constant, "constant"},
+                                                                  {TimeFunction::Kind::Ramp, "ramp"},
+                                                                  {TimeFunction::Kind::Sine, "sine"},
+                                                                  {TimeFunction::Kind::Table, "table"}};
+  f.kind = in.enumeration("type", kinds);
+  switch (f.kind) {
+    case TimeFunction::Kind::Constant: f.value = in.number("value"); break;
+    case TimeFunction::Kind::Ramp:
+      f.value = in.number("value");
+      f.start = in.nonNegative("start", 0.0);
+      f.duration = in.nonNegative("duration", 1.0);
+      break;
+    case TimeFunction::Kind::Sine:
+      f.amplitude = in.number("amplitude");
+      f.frequency = in.nonNegative("frequency");
+      f.phase = in.number("phase", 0.0);
+      f.offset = in.number("offset", 0.0);
+      break;
+    case TimeFunction::Kind::Table: {
+      const Json& points = in.required("points");
+      if (!points.is_array() || points.empty()) ObjectReader::fail(in.at("points"), "expected a non-empty array of [t, value]");
+      for (std::size_t i = 0; i < points.size(); ++i) {
+        const std::string at = in.at("points/" + std::to_string(i));
+        f.table.push_back(ObjectReader::asNumbers<2>(points[i], at));
+        if (i > 0 && !(f.table[i][0] > f.table[i - 1][0])) ObjectReader::fail(at + "/0", "times must increase");
+      }
+      break;
+    }
+  }
+  in.rejectUnknownKeys();
+  return f;
+}
+
+std::vector<double> readPolynomial(ObjectReader& in, const std::string& key) {
+  const Json* value = in.optional(key);
+  if (!value) return {0.0};
+  if (value->is_number()) return {ObjectReader::asNumber(*value, in.at(key))};
+  if (!value->is_array() || value->empty() || value->size() > 8) {
+    ObjectReader::fail(in.at(key), "expected a number or 1 to 8 polynomial coefficients");
+  }
+  std::vector<double> coefficients;
+  for (std::size_t i = 0; i < value->size(); ++i) {
+    coefficients.push_back(ObjectReader::asNumber((*value)[i], in.at(key + "/" + std::to_string(i))));
+  }
+  return coefficients;
+}
+
+CableDesc readCable(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  CableDesc cable;
+  cable.name = in.string("name");
+  cable.link = in.string("link");
+  const Json& path = in.required("path");
+  if (!path.is_array() || path.empty()) ObjectReader::fail(in.at("path"), "expected a non-empty array of segments");
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    ObjectReader segment_in(path[i], in.at("path/" + std::to_string(i)));
+    CableSegmentDesc segment;
+    segment.division = segment_in.integer("division");
+    segment.y = readPolynomial(segment_in, "y");
+    segment.z = readPolynomial(segment_in, "z");
+    segment_in.rejectUnknownKeys();
+    cable.path.push_back(segment);
+  }
+  if (const Json* tension = in.optional("tension")) cable.tension = readTimeFunction(*tension, in.at("tension"));
+  in.rejectUnknownKeys();
+  return cable;
+}
+
+PointLoadDesc readPointLoad(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  PointLoadDesc load;
+  load.name = in.string("name");
+  load.link = in.string("link");
+  load.abscissa = in.number("abscissa", 0.0);
+  load.offset = in.numbers<3>("offset", load.offset);
+  static const std::map<LoadFrame, std::string> frames = {{LoadFrame::Local, "local"}, {LoadFrame::Global, "global"}};
+  load.frame = in.enumeration("frame", frames, std::optional(LoadFrame::Local));
+  load.wrench = in.numbers<6>("wrench", load.wrench);
+  if (const Json* scale = in.optional("scale")) load.scale = readTimeFunction(*scale, in.at("scale"));
+  in.rejectUnknownKeys();
+  return load;
+}
+
+JointInputDesc readJointInput(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  JointInputDesc input;
+  input.link = in.string("link");
+  input.dof = in.integer("dof", 0);
+  input.value = readTimeFunction(in.required("value"), in.at("value"));
+  in.rejectUnknownKeys();
+  return input;
+}
+
+template <class T>
+std::vector<T> readArray(ObjectReader& in, const std::string& key, T (*read)(const Json&, const std::string&)) {
+  std::vector<T> out;
+  const Json* items = in.optional(key);
+  if (!items) return out;
+  if (!items->is_array()) ObjectReader::fail(in.at(key), "expected an array");
+  for (std::size_t i = 0; i < items->size(); ++i) out.push_back(read((*items)[i], in.at(key + "/" + std::to_string(i))));
+  return out;
+}
+
 RobotDescription readRobot(const Json& json) {
   ObjectReader in(json, "");
   const int version = in.integer("schema_version");
@@ -338,8 +448,12 @@ RobotDescription readRobot(const Json& json) {
   for (std::size_t i = 0; i < links.size(); ++i) {
     robot.links.push_back(readLink(links[i], "/links/" + std::to_string(i)));
   }
+  robot.joint_inputs = readArray(in, "joint_inputs", readJointInput);
+  robot.cables = readArray(in, "cables", readCable);
+  robot.point_loads = readArray(in, "point_loads", readPointLoad);
   in.rejectUnknownKeys();
   if (const auto problem = findTopologyProblem(robot)) throw ParseError(problem->pointer, problem->reason);
+  if (const auto problem = findReferenceProblem(robot)) throw ParseError(problem->pointer, problem->reason);
   return robot;
 }
 
@@ -393,6 +507,49 @@ Json writeLink(const LinkDesc& link) {
   return out;
 }
 
+Json writeTimeFunction(const TimeFunction& f) {
+  switch (f.kind) {
+    case TimeFunction::Kind::Constant: return Json{{"type", "constant"}, {"value", f.value}};
+    case TimeFunction::Kind::Ramp:
+      return Json{{"type", "ramp"}, {"value", f.value}, {"start", f.start}, {"duration", f.duration}};
+    case TimeFunction::Kind::Sine:
+      return Json{{"type", "sine"}, {"amplitude", f.amplitude}, {"frequency", f.frequency},
+                  {"phase", f.phase},   {"offset", f.offset}};
+    case TimeFunction::Kind::Table: return Json{{"type", "table"}, {"points", f.table}};
+  }
+  return Json();
+}
+
+Json writeCable(const CableDesc& cable) {
+  Json path = Json::array();
+  for (const CableSegmentDesc& segment : cable.path) {
+    path.push_back(Json{{"division", segment.division}, {"y", segment.y}, {"z", segment.z}});
+  }
+  return Json{{"name", cable.name}, {"link", cable.link}, {"path", path}, {"tension", writeTimeFunction(cable.tension)}};
+}
+
+Json writePointLoad(const PointLoadDesc& load) {
+  return Json{{"name", load.name},
+              {"link", load.link},
+              {"abscissa", load.abscissa},
+              {"offset", load.offset},
+              {"frame", load.frame == LoadFrame::Local ? "local" : "global"},
+              {"wrench", load.wrench},
+              {"scale", writeTimeFunction(load.scale)}};
+}
+
+Json writeJointInput(const JointInputDesc& input) {
+  return Json{{"link", input.link}, {"dof", input.dof}, {"value", writeTimeFunction(input.value)}};
+}
+
+template <class T>
+void writeArray(Json& out, const char* key, const std::vector<T>& items, Json (*write)(const T&)) {
+  if (items.empty()) return;
+  Json array = Json::array();
+  for (const T& item : items) array.push_back(write(item));
+  out[key] = array;
+}
+
 }  // namespace
 
 RobotDescription parseRobot(const std::string& json_text) {
@@ -414,6 +571,9 @@ std::string serializeRobot(const RobotDescription& robot) {
   Json links = Json::array();
   for (const LinkDesc& link : robot.links) links.push_back(writeLink(link));
   out["links"] = links;
+  writeArray(out, "joint_inputs", robot.joint_inputs, writeJointInput);
+  writeArray(out, "cables", robot.cables, writeCable);
+  writeArray(out, "point_loads", robot.point_loads, writePointLoad);
   return out.dump(2) + "\n";
 }
 

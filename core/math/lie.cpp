@@ -1,7 +1,6 @@
 #include "core/math/lie.hpp"
 
 #include <Eigen/Geometry>
-
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -29,13 +28,16 @@ constexpr double inverseFactorial(int n) {
   return value;
 }
 
-constexpr double alternatingSign(int j) { return (j % 2 == 0) ? 1.0 : -1.0; }
+constexpr double alternatingSign(int j) {
+  return (j % 2 == 0) ? 1.0 : -1.0;
+}
 
 // which scalar function a table expands (all are even in t, expanded in x = t^2)
 enum class Fn { F1, F2, F3, F4, SinOverT, OneMinusCosOverT2, TMinusSinOverT3 };
 
 // coefficient of x^j, from the sin/cos Taylor series simplified by hand:
-// f1: (-1)^j (1-j)/(2j+2)!, f2: (-1)^j (1-j)/(2j+3)!, f3: (-1)^j (j+1)/(2j+4)!, f4: (-1)^j (j+1)/(2j+5)!
+//   f1: (-1)^j (1-j)/(2j+2)!   f2: (-1)^j (1-j)/(2j+3)!
+//   f3: (-1)^j (j+1)/(2j+4)!   f4: (-1)^j (j+1)/(2j+5)!
 constexpr double seriesCoefficient(Fn fn, int j) {
   const double sign = alternatingSign(j);
   switch (fn) {
@@ -79,54 +81,119 @@ constexpr SeriesTable makeTable(Fn fn, Deriv deriv) {
   return table;
 }
 
-constexpr std::array<SeriesTable, 4> makeTables(Deriv deriv) {
-  return {makeTable(Fn::F1, deriv), makeTable(Fn::F2, deriv), makeTable(Fn::F3, deriv),
-          makeTable(Fn::F4, deriv)};
+// four series evaluated side by side: table[j][lane] is the x^j coefficient of lane's function
+using LaneTable = std::array<std::array<double, 4>, kSeriesTerms>;
+
+constexpr LaneTable makeLanes(const std::array<Fn, 4>& fns, Deriv deriv) {
+  LaneTable lanes{};
+  for (int r = 0; r < 4; ++r) {
+    const SeriesTable table = makeTable(fns[r], deriv);
+    for (int j = 0; j < kSeriesTerms; ++j) {
+      lanes[j][r] = table[j];
+    }
+  }
+  return lanes;
 }
 
-constexpr std::array<SeriesTable, 4> kF = makeTables(Deriv::Value);
-constexpr std::array<SeriesTable, 4> kDfOverT = makeTables(Deriv::FirstOverT);
-constexpr std::array<SeriesTable, 4> kDdf = makeTables(Deriv::Second);
-constexpr SeriesTable kSinOverT = makeTable(Fn::SinOverT, Deriv::Value);
-constexpr SeriesTable kOneMinusCosOverT2 = makeTable(Fn::OneMinusCosOverT2, Deriv::Value);
-constexpr SeriesTable kTMinusSinOverT3 = makeTable(Fn::TMinusSinOverT3, Deriv::Value);
+constexpr std::array<Fn, 4> kTangentFns = {Fn::F1, Fn::F2, Fn::F3, Fn::F4};
+constexpr LaneTable kF = makeLanes(kTangentFns, Deriv::Value);
+constexpr LaneTable kDfOverT = makeLanes(kTangentFns, Deriv::FirstOverT);
+constexpr LaneTable kDdf = makeLanes(kTangentFns, Deriv::Second);
+// exp and log: sin t/t, (1 - cos t)/t^2, (t - sin t)/t^3 and f3
+constexpr LaneTable kExpLog =
+    makeLanes({Fn::SinOverT, Fn::OneMinusCosOverT2, Fn::TMinusSinOverT3, Fn::F3}, Deriv::Value);
 
-// horner evaluation of sum_j c_j x^j
-double evalSeries(const SeriesTable& c, double x) {
-  double acc = c[kSeriesTerms - 1];
+// horner evaluation of four series at once (independent chains)
+void evalLanes(const LaneTable& c, double x, double (&out)[4]) {
+  double acc[4] = {c[kSeriesTerms - 1][0], c[kSeriesTerms - 1][1], c[kSeriesTerms - 1][2],
+                   c[kSeriesTerms - 1][3]};
   for (int j = kSeriesTerms - 2; j >= 0; --j) {
-    acc = acc * x + c[j];
+    for (int r = 0; r < 4; ++r) {
+      acc[r] = acc[r] * x + c[j][r];
+    }
   }
-  return acc;
+  for (int r = 0; r < 4; ++r) {
+    out[r] = acc[r];
+  }
 }
 
-// f3 alone (used by log)
-double f3Value(double theta) {
-  if (theta < kTangentSeriesThreshold) {
-    return evalSeries(kF[2], theta * theta);
-  }
-  return (2.0 - 2.0 * std::cos(theta) - theta * std::sin(theta)) / (2.0 * std::pow(theta, 4));
-}
-
-// coefficients of exp: sin t/t, (1 - cos t)/t^2, (t - sin t)/t^3
+// coefficients of exp and log: sin t/t, (1 - cos t)/t^2, (t - sin t)/t^3, f3(t)
 struct ExpCoefficients {
-  double a, b, c;
+  double a, b, c, f3;
 };
 
 ExpCoefficients expCoefficients(double theta) {
   if (theta < kTangentSeriesThreshold) {
-    const double x = theta * theta;
-    return {evalSeries(kSinOverT, x), evalSeries(kOneMinusCosOverT2, x),
-            evalSeries(kTMinusSinOverT3, x)};
+    double v[4];
+    evalLanes(kExpLog, theta * theta, v);
+    return {v[0], v[1], v[2], v[3]};
   }
   const double s = std::sin(theta);
   const double c = std::cos(theta);
   const double t2 = theta * theta;
-  return {s / theta, (1.0 - c) / t2, (theta - s) / (t2 * theta)};
+  return {s / theta, (1.0 - c) / t2, (theta - s) / (t2 * theta),
+          (2.0 - 2.0 * c - theta * s) / (2.0 * t2 * t2)};
 }
 
-// a 6x6 matrix of the form [[a, 0], [b, a]]: closed under products, holds ad_V, its powers and their
-// time derivatives at the cost of three 3x3 products per product
+// how much of TangentCoefficients a caller needs
+enum class Need { F, FAndFirst, All };
+
+// f_r, and on request f_r'/t and f_r'', by series below the switch and closed forms above
+TangentCoefficients evalTangentCoefficients(double theta, Need need) {
+  TangentCoefficients k{};
+
+  // series in x = t^2 below the switch
+  if (theta < kTangentSeriesThreshold) {
+    const double x = theta * theta;
+    evalLanes(kF, x, k.f);
+    if (need != Need::F) {
+      evalLanes(kDfOverT, x, k.df_over_theta);
+    }
+    if (need == Need::All) {
+      evalLanes(kDdf, x, k.ddf);
+    }
+    return k;
+  }
+
+  // closed forms (theory-gvs.md section 1)
+  const double t = theta;
+  const double s = std::sin(t);
+  const double c = std::cos(t);
+  const double t2 = t * t;
+  const double t3 = t2 * t;
+  const double t4 = t2 * t2;
+  const double t5 = t4 * t;
+  const double t6 = t3 * t3;
+  const double t7 = t6 * t;
+  k.f[0] = (4.0 - 4.0 * c - t * s) / (2.0 * t2);
+  k.f[1] = (4.0 * t - 5.0 * s + t * c) / (2.0 * t3);
+  k.f[2] = (2.0 - 2.0 * c - t * s) / (2.0 * t4);
+  k.f[3] = (2.0 * t - 3.0 * s + t * c) / (2.0 * t5);
+  if (need == Need::F) {
+    return k;
+  }
+
+  // the printed f_r' divided once more by t
+  const double num13 = -8.0 + (8.0 - t2) * c + 5.0 * t * s;
+  const double num24 = -8.0 * t + (15.0 - t2) * s - 7.0 * t * c;
+  k.df_over_theta[0] = num13 / (2.0 * t4);
+  k.df_over_theta[1] = num24 / (2.0 * t5);
+  k.df_over_theta[2] = num13 / (2.0 * t6);
+  k.df_over_theta[3] = num24 / (2.0 * t7);
+  if (need == Need::FAndFirst) {
+    return k;
+  }
+
+  // second derivatives
+  k.ddf[0] = (24.0 - (24.0 - 6.0 * t2) * c - (18.0 * t - t3) * s) / (2.0 * t4);
+  k.ddf[1] = (24.0 * t - (60.0 - 9.0 * t2) * s + (36.0 * t - t3) * c) / (2.0 * t5);
+  k.ddf[2] = (40.0 - (40.0 - 8.0 * t2) * c - (28.0 * t - t3) * s) / (2.0 * t6);
+  k.ddf[3] = (40.0 * t - (90.0 - 11.0 * t2) * s + (50.0 * t - t3) * c) / (2.0 * t7);
+  return k;
+}
+
+// a 6x6 matrix of the form [[a, 0], [b, a]]: closed under products, holds ad_V, its powers and
+// their time derivatives at the cost of three 3x3 products per product
 struct LowerBlock {
   Matrix3d a;
   Matrix3d b;
@@ -136,9 +203,13 @@ LowerBlock operator*(const LowerBlock& x, const LowerBlock& y) {
   return {x.a * y.a, x.b * y.a + x.a * y.b};
 }
 
-LowerBlock operator+(const LowerBlock& x, const LowerBlock& y) { return {x.a + y.a, x.b + y.b}; }
+LowerBlock operator+(const LowerBlock& x, const LowerBlock& y) {
+  return {x.a + y.a, x.b + y.b};
+}
 
-LowerBlock adBlock(const Vector6d& V) { return {skew(V.head<3>()), skew(V.tail<3>())}; }
+LowerBlock adBlock(const Vector6d& V) {
+  return {skew(V.head<3>()), skew(V.tail<3>())};
+}
 
 // writes sum_r c_r P_r (+ identity if requested) into a 6x6 matrix
 void assemble(const double (&c)[4], const std::array<LowerBlock, 4>& P, bool add_identity,
@@ -174,7 +245,9 @@ std::array<LowerBlock, 4> adPowers(const Vector6d& Omega) {
 // SE3
 // --------------------------------------------------------------------------------------------
 
-SE3 SE3::operator*(const SE3& other) const { return {R * other.R, R * other.p + p}; }
+SE3 SE3::operator*(const SE3& other) const {
+  return {R * other.R, R * other.p + p};
+}
 
 SE3 SE3::inverse() const {
   const Matrix3d Rt = R.transpose();
@@ -188,9 +261,13 @@ Eigen::Matrix4d SE3::matrix() const {
   return M;
 }
 
-SE3 SE3::Identity() { return {}; }
+SE3 SE3::Identity() {
+  return {};
+}
 
-Vector3d SE3::act(const Vector3d& x) const { return R * x + p; }
+Vector3d SE3::act(const Vector3d& x) const {
+  return R * x + p;
+}
 
 // --------------------------------------------------------------------------------------------
 // hat / vee
@@ -237,20 +314,20 @@ Vector6d log(const SE3& g) {
   const Matrix3d& R = g.R;
 
   // angle from the skew part (sin t n) and the trace (cos t)
-  const Vector3d s =
-      0.5 * Vector3d(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
+  const Vector3d s = 0.5 * Vector3d(R(2, 1) - R(1, 2), R(0, 2) - R(2, 0), R(1, 0) - R(0, 1));
   const double c = std::clamp(0.5 * (R.trace() - 1.0), -1.0, 1.0);
   const double theta = std::atan2(s.norm(), c);
 
   // rotation vector: from the skew part away from pi, from the symmetric part near pi
+  const ExpCoefficients k = expCoefficients(theta);
   Vector3d w;
   if (c > -0.5) {
-    w = s / expCoefficients(theta).a;
+    w = s / k.a;
   } else {
     const Matrix3d M = 0.5 * (R + R.transpose()) - c * Matrix3d::Identity();
-    int k = 0;
-    M.diagonal().maxCoeff(&k);
-    Vector3d n = M.col(k).normalized();
+    int largest = 0;
+    M.diagonal().maxCoeff(&largest);
+    Vector3d n = M.col(largest).normalized();
     if (n.dot(s) < 0.0) {
       n = -n;
     }
@@ -258,7 +335,7 @@ Vector6d log(const SE3& g) {
   }
 
   // translation: v = V(w)^{-1} p = p - w x p / 2 + (f3/b) w x (w x p)
-  const double d = f3Value(theta) / expCoefficients(theta).b;
+  const double d = k.f3 / k.b;
   const Vector3d wxp = w.cross(g.p);
   Vector6d Omega;
   Omega.head<3>() = w;
@@ -393,52 +470,12 @@ Vector6d applyCoAdInv(const SE3& g, const Vector6d& F) {
 // --------------------------------------------------------------------------------------------
 
 TangentCoefficients tangentCoefficients(double theta) {
-  TangentCoefficients k{};
-
-  // series in x = t^2 below the switch
-  if (theta < kTangentSeriesThreshold) {
-    const double x = theta * theta;
-    for (int r = 0; r < 4; ++r) {
-      k.f[r] = evalSeries(kF[r], x);
-      k.df_over_theta[r] = evalSeries(kDfOverT[r], x);
-      k.ddf[r] = evalSeries(kDdf[r], x);
-    }
-    return k;
-  }
-
-  // closed forms (theory-gvs.md section 1); the derivative forms are divided once more by t
-  const double t = theta;
-  const double s = std::sin(t);
-  const double c = std::cos(t);
-  const double t2 = t * t;
-  const double t3 = t2 * t;
-  const double t4 = t2 * t2;
-  const double t5 = t4 * t;
-  const double t6 = t3 * t3;
-  const double t7 = t6 * t;
-  const double num13 = -8.0 + (8.0 - t2) * c + 5.0 * t * s;
-  const double num24 = -8.0 * t + (15.0 - t2) * s - 7.0 * t * c;
-
-  k.f[0] = (4.0 - 4.0 * c - t * s) / (2.0 * t2);
-  k.f[1] = (4.0 * t - 5.0 * s + t * c) / (2.0 * t3);
-  k.f[2] = (2.0 - 2.0 * c - t * s) / (2.0 * t4);
-  k.f[3] = (2.0 * t - 3.0 * s + t * c) / (2.0 * t5);
-
-  k.df_over_theta[0] = num13 / (2.0 * t4);
-  k.df_over_theta[1] = num24 / (2.0 * t5);
-  k.df_over_theta[2] = num13 / (2.0 * t6);
-  k.df_over_theta[3] = num24 / (2.0 * t7);
-
-  k.ddf[0] = (24.0 - (24.0 - 6.0 * t2) * c - (18.0 * t - t3) * s) / (2.0 * t4);
-  k.ddf[1] = (24.0 * t - (60.0 - 9.0 * t2) * s + (36.0 * t - t3) * c) / (2.0 * t5);
-  k.ddf[2] = (40.0 - (40.0 - 8.0 * t2) * c - (28.0 * t - t3) * s) / (2.0 * t6);
-  k.ddf[3] = (40.0 * t - (90.0 - 11.0 * t2) * s + (50.0 * t - t3) * c) / (2.0 * t7);
-  return k;
+  return evalTangentCoefficients(theta, Need::All);
 }
 
 Matrix6d dexp(const Vector6d& Omega) {
   // T = I + sum_r f_r ad^r
-  const TangentCoefficients k = tangentCoefficients(Omega.head<3>().norm());
+  const TangentCoefficients k = evalTangentCoefficients(Omega.head<3>().norm(), Need::F);
   Matrix6d T;
   assemble(k.f, adPowers(Omega), true, T);
   return T;
@@ -446,7 +483,7 @@ Matrix6d dexp(const Vector6d& Omega) {
 
 Vector6d dexpApply(const Vector6d& Omega, const Vector6d& V) {
   // accumulate f_r ad^r V by repeated brackets
-  const TangentCoefficients k = tangentCoefficients(Omega.head<3>().norm());
+  const TangentCoefficients k = evalTangentCoefficients(Omega.head<3>().norm(), Need::F);
   Vector6d y = V;
   Vector6d out = V;
   for (int r = 0; r < 4; ++r) {
@@ -458,7 +495,7 @@ Vector6d dexpApply(const Vector6d& Omega, const Vector6d& V) {
 
 Vector6d dexpTransposeApply(const Vector6d& Omega, const Vector6d& F) {
   // (ad^T)^r F = (-ad*)^r F, C28
-  const TangentCoefficients k = tangentCoefficients(Omega.head<3>().norm());
+  const TangentCoefficients k = evalTangentCoefficients(Omega.head<3>().norm(), Need::F);
   Vector6d y = F;
   Vector6d out = F;
   for (int r = 0; r < 4; ++r) {
@@ -469,7 +506,7 @@ Vector6d dexpTransposeApply(const Vector6d& Omega, const Vector6d& F) {
 }
 
 void dexpAndDot(const Vector6d& Omega, const Vector6d& Omega_dot, Matrix6d& T, Matrix6d& T_dot) {
-  const TangentCoefficients k = tangentCoefficients(Omega.head<3>().norm());
+  const TangentCoefficients k = evalTangentCoefficients(Omega.head<3>().norm(), Need::FAndFirst);
   const std::array<LowerBlock, 4> P = adPowers(Omega);
   assemble(k.f, P, true, T);
 
@@ -505,11 +542,15 @@ Matrix6d dexpDot(const Vector6d& Omega, const Vector6d& Omega_dot) {
 namespace {
 
 // c = sqrt(3) h^2 / 12 of the zanna commutator
-double zannaCommutatorFactor(double h) { return std::sqrt(3.0) * h * h / 12.0; }
+double zannaCommutatorFactor(double h) {
+  return std::sqrt(3.0) * h * h / 12.0;
+}
 
 }  // namespace
 
-Vector6d magnus2(const Vector6d& xi_mid, double h) { return h * xi_mid; }
+Vector6d magnus2(const Vector6d& xi_mid, double h) {
+  return h * xi_mid;
+}
 
 Vector6d magnus4(const Vector6d& xi_z1, const Vector6d& xi_z2, double h) {
   // C1
@@ -528,8 +569,8 @@ Vector6d magnus4Acceleration(const Vector6d& xi_z1, const Vector6d& xi_z2,
                              const Vector6d& xi_ddot_z1, const Vector6d& xi_ddot_z2, double h) {
   // C3
   const double c = zannaCommutatorFactor(h);
-  return 0.5 * h * (xi_ddot_z1 + xi_ddot_z2) +
-         c * (ad(xi_z1, xi_ddot_z2) - ad(xi_z2, xi_ddot_z1)) + 2.0 * c * ad(xi_dot_z1, xi_dot_z2);
+  return 0.5 * h * (xi_ddot_z1 + xi_ddot_z2) + c * (ad(xi_z1, xi_ddot_z2) - ad(xi_z2, xi_ddot_z1)) +
+         2.0 * c * ad(xi_dot_z1, xi_dot_z2);
 }
 
 void magnus4Jacobian(const Vector6d& xi_z1, const Vector6d& xi_z2,
@@ -550,8 +591,8 @@ void magnus4Jacobian(const Vector6d& xi_z1, const Vector6d& xi_z2,
 
 void magnus4JacobianRate(const Vector6d& a_z1, const Vector6d& a_z2,
                          const Eigen::Ref<const Eigen::MatrixXd>& Phi_z1,
-                         const Eigen::Ref<const Eigen::MatrixXd>& Phi_z2,
-                         double h, Eigen::Ref<Eigen::MatrixXd> Z_dot) {
+                         const Eigen::Ref<const Eigen::MatrixXd>& Phi_z2, double h,
+                         Eigen::Ref<Eigen::MatrixXd> Z_dot) {
   assert(Phi_z1.rows() == 6 && Phi_z2.rows() == 6 && Z_dot.rows() == 6);
   assert(Phi_z1.cols() == Z_dot.cols() && Phi_z2.cols() == Z_dot.cols());
 

@@ -71,6 +71,8 @@ GaussRule gaussLegendre(int n, double length) {
   return rule;
 }
 
-ZannaPoints zannaPoints(double x0, double h) { return {x0 + kZannaLow * h, x0 + kZannaHigh * h}; }
+ZannaPoints zannaPoints(double x0, double h) {
+  return {x0 + kZannaLow * h, x0 + kZannaHigh * h};
+}
 
 }  // namespace tendril

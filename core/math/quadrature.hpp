@@ -18,9 +18,9 @@ struct GaussRule {
 /// \brief n-point Gauss-Legendre rule on [0, length], exact for polynomials of degree <= 2n - 1.
 ///
 /// Nodes are the roots of P_n, found by Newton's method on the three-term recurrence from the
-/// asymptotic initial guess cos(pi (i + 3/4)/(n + 1/2)); weights are 2/((1 - x^2) P_n'(x)^2), mapped
-/// to [0, length]. Accurate to about 1e-15 relative for n <= kMaxGaussPoints. Symmetric pairs are
-/// computed once, so the rule is exactly symmetric about length/2.
+/// asymptotic initial guess cos(pi (i + 3/4)/(n + 1/2)); weights are 2/((1 - x^2) P_n'(x)^2),
+/// mapped to [0, length]. Accurate to about 1e-15 relative for n <= kMaxGaussPoints. Symmetric
+/// pairs are computed once, so the rule is exactly symmetric about length/2.
 /// \param[in] n number of points, 1 <= n <= kMaxGaussPoints
 /// \param[in] length interval length L > 0 [m]
 /// \return nodes and weights (n each)

@@ -1,5 +1,7 @@
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "core/io/json_io.hpp"
 #include "core/math/quadrature.hpp"
@@ -56,7 +58,9 @@ class ModelBuilder {
 
   Model build() {
     if (const auto problem = findTopologyProblem(robot_)) throw ParseError(problem->pointer, problem->reason);
+    if (const auto problem = findReferenceProblem(robot_)) throw ParseError(problem->pointer, problem->reason);
     parent_ = parentIndices(robot_);
+    for (const CableDesc& cable : robot_.cables) model_.cables.push_back({cable.name, cable.tension, {}});
     model_.links.resize(robot_.links.size());
     for (int i : topologicalOrder(robot_)) addLink(i);
     for (std::size_t i = 0; i < robot_.links.size(); ++i) {
@@ -64,6 +68,7 @@ class ModelBuilder {
     }
     model_.nv = model_.nq;
     assembleStiffnessAndDamping();
+    compileInputsAndLoads();
     return std::move(model_);
   }
 
@@ -107,15 +112,24 @@ class ModelBuilder {
     const SoftBodyDesc& soft = robot_.links[i].soft;
     int previous = info.joint;
     info.first_interval = n();
+    double X_start = 0.0;
     for (std::size_t d = 0; d < soft.divisions.size(); ++d) {
-      previous = addDivision(i, static_cast<int>(d), soft.divisions[d], soft.magnus_order, previous);
+      previous = addDivision(i, static_cast<int>(d), X_start, previous);
+      X_start += soft.divisions[d].length;
     }
     info.last_interval = n() - 1;
     info.tip = previous;
   }
 
-  // computational points: X = 0, the Gauss points, X = L; one interval joint between each pair
-  int addDivision(int link, int d, const DivisionDesc& division, int magnus_order, int previous) {
+  struct Point {
+    double X;       // abscissa in the division [m]
+    double weight;  // Gauss weight, 0 at the ends and at load points
+  };
+
+  // computational points: X = 0, the Gauss points, the load points, X = L; one interval joint
+  // between each consecutive pair
+  int addDivision(int link, int d, double X_start, int previous) {
+    const DivisionDesc& division = robot_.links[link].soft.divisions[d];
     const int ndof = strainBasisDof(division.basis);
     const int idx = model_.nq;
     for (int c = 0; c < 6; ++c) {
@@ -127,50 +141,129 @@ class ModelBuilder {
     model_.nq += ndof;
 
     const double L = division.length;
-    const GaussRule gauss = gaussLegendre(division.gauss_points, L);
-    std::vector<double> X = {0.0}, w = {0.0};
-    for (int k = 0; k < division.gauss_points; ++k) {
-      X.push_back(gauss.nodes[k]);
-      w.push_back(gauss.weights[k]);
-    }
-    X.push_back(L);
-    w.push_back(0.0);
-
+    const std::vector<Point> points = divisionPoints(link, division, X_start);
     const Vector6d xi_star = Eigen::Map<const Vector6d>(division.reference_strain.data());
     Matrix6Xd Phi(6, ndof);
-    for (std::size_t a = 0; a + 1 < X.size(); ++a) {
+    for (std::size_t a = 0; a + 1 < points.size(); ++a) {
+      const double X0 = points[a].X, X1 = points[a + 1].X, w = points[a + 1].weight;
       VirtualJoint joint;
       joint.kind = VirtualJointKind::RodInterval;
       joint.link = link;
       joint.parent = previous;
       joint.idx_q = idx;
       joint.nq = ndof;
-      joint.magnus_order = magnus_order;
-      joint.h = X[a + 1] - X[a];
+      joint.magnus_order = robot_.links[link].soft.magnus_order;
+      joint.h = X1 - X0;
       joint.xi_star = xi_star;
       joint.Phi_z1.resize(6, ndof);
       joint.Phi_z2.resize(6, ndof);
-      if (magnus_order == 4) {
-        const auto [z1, z2] = zannaPoints(X[a], joint.h);
+      if (joint.magnus_order == 4) {
+        const auto [z1, z2] = zannaPoints(X0, joint.h);
         evalStrainBasis(division.basis, z1 / L, joint.Phi_z1);
         evalStrainBasis(division.basis, z2 / L, joint.Phi_z2);
       } else {
-        evalStrainBasis(division.basis, (X[a] + 0.5 * joint.h) / L, joint.Phi_z1);
+        evalStrainBasis(division.basis, (X0 + 0.5 * joint.h) / L, joint.Phi_z1);
         joint.Phi_z2.setZero();
       }
-      const double s = X[a + 1] / L;
-      const SectionProperties section = sectionProperties(division.section, s);
+      const SectionProperties section = sectionProperties(division.section, X1 / L);
       joint.radius = section.radius;
-      if (w[a + 1] > 0.0) {
+      evalStrainBasis(division.basis, X1 / L, Phi);
+      if (w > 0.0) {
         joint.has_inertia = true;
-        joint.M = w[a + 1] * division.material.density * section.inertiaDiagonal().asDiagonal();
-        joint.mass = w[a + 1] * division.material.density * section.area;
-        evalStrainBasis(division.basis, s, Phi);
-        stiffness_terms_.push_back({idx, ndof, w[a + 1], Phi, section, division.material});
+        joint.M = w * division.material.density * section.inertiaDiagonal().asDiagonal();
+        joint.mass = w * division.material.density * section.area;
+        stiffness_terms_.push_back({idx, ndof, w, Phi, section, division.material});
+        addCableSamples(link, d, X1, w, idx, Phi, xi_star);
       }
       previous = push(std::move(joint));
+      attachLoadsAt(link, X_start + X1, previous);
     }
     return previous;
+  }
+
+  std::vector<Point> divisionPoints(int link, const DivisionDesc& division, double X_start) const {
+    const double L = division.length;
+    std::vector<Point> points = {{0.0, 0.0}};
+    const GaussRule gauss = gaussLegendre(division.gauss_points, L);
+    for (int k = 0; k < division.gauss_points; ++k) points.push_back({gauss.nodes[k], gauss.weights[k]});
+    points.push_back({L, 0.0});
+    // a point load needs a frame where it acts: split the interval there
+    for (const PointLoadDesc& load : robot_.point_loads) {
+      if (load.link != robot_.links[link].name) continue;
+      const double X = loadAbscissa(load, link) - X_start;
+      if (X <= 0.0 || X > L) continue;
+      const auto same = [&](const Point& p) { return std::abs(p.X - X) <= 1e-12 * std::max(1.0, L); };
+      if (std::none_of(points.begin(), points.end(), same)) points.push_back({X, 0.0});
+    }
+    std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.X < b.X; });
+    return points;
+  }
+
+  double loadAbscissa(const PointLoadDesc& load, int link) const {
+    return load.abscissa < 0.0 ? softLinkLength(robot_.links[link]) : load.abscissa;
+  }
+
+  void attachLoadsAt(int link, double X, int joint) {
+    for (std::size_t i = 0; i < robot_.point_loads.size(); ++i) {
+      const PointLoadDesc& load = robot_.point_loads[i];
+      if (load.link != robot_.links[link].name) continue;
+      if (std::abs(loadAbscissa(load, link) - X) <= 1e-12 * std::max(1.0, X)) load_joint_[i] = joint;
+    }
+  }
+
+  void addCableSamples(int link, int d, double X, double w, int idx, const Matrix6Xd& Phi, const Vector6d& xi_star) {
+    for (std::size_t c = 0; c < robot_.cables.size(); ++c) {
+      const CableDesc& cable = robot_.cables[c];
+      if (cable.link != robot_.links[link].name) continue;
+      for (const CableSegmentDesc& segment : cable.path) {
+        if (segment.division != d) continue;
+        CableSample sample;
+        sample.idx_q = idx;
+        sample.nq = static_cast<int>(Phi.cols());
+        sample.weight = w;
+        sample.Phi = Phi;
+        sample.xi_star = xi_star;
+        sample.d << 0.0, polynomial(segment.y, X, 0), polynomial(segment.z, X, 0);
+        sample.d_prime << 0.0, polynomial(segment.y, X, 1), polynomial(segment.z, X, 1);
+        model_.cables[c].samples.push_back(std::move(sample));
+      }
+    }
+  }
+
+  // value (derivative = 0) or first derivative (derivative = 1) of c0 + c1 X + c2 X^2 + ...
+  static double polynomial(const std::vector<double>& c, double X, int derivative) {
+    double value = 0.0;
+    for (std::size_t k = c.size(); k-- > static_cast<std::size_t>(derivative);) {
+      value = value * X + c[k] * (derivative == 1 ? static_cast<double>(k) : 1.0);
+    }
+    return value;
+  }
+
+  void compileInputsAndLoads() {
+    for (const JointInputDesc& input : robot_.joint_inputs) {
+      const LinkInfo& info = model_.links[linkIndex(input.link)];
+      model_.joint_inputs.push_back({model_.joints[info.joint].idx_q + input.dof, input.value});
+    }
+    for (std::size_t i = 0; i < robot_.point_loads.size(); ++i) {
+      const PointLoadDesc& load = robot_.point_loads[i];
+      const int link = linkIndex(load.link);
+      const bool at_link_frame = robot_.links[link].kind == BodyKind::Rigid || load.abscissa == 0.0;
+      CompiledPointLoad compiled;
+      compiled.name = load.name;
+      compiled.joint = at_link_frame ? model_.links[link].joint : load_joint_.at(i);
+      compiled.offset = Eigen::Vector3d(load.offset.data());
+      compiled.frame = load.frame;
+      compiled.wrench = Eigen::Map<const Vector6d>(load.wrench.data());
+      compiled.scale = load.scale;
+      model_.point_loads.push_back(std::move(compiled));
+    }
+  }
+
+  int linkIndex(const std::string& name) const {
+    for (std::size_t i = 0; i < robot_.links.size(); ++i) {
+      if (robot_.links[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
   }
 
   void assembleStiffnessAndDamping() {
@@ -202,24 +295,10 @@ class ModelBuilder {
   Model model_;
   std::vector<int> parent_;
   std::vector<StiffnessTerm> stiffness_terms_;
+  std::map<std::size_t, int> load_joint_;  ///< point load index -> virtual joint, for soft links
 };
 
 }  // namespace
-
-int jointDof(JointType type) {
-  switch (type) {
-    case JointType::Fixed: return 0;
-    case JointType::Revolute:
-    case JointType::Prismatic:
-    case JointType::Helical: return 1;
-    case JointType::Cylindrical:
-    case JointType::Universal: return 2;
-    case JointType::Planar:
-    case JointType::Spherical: return 3;
-    case JointType::Free: return 6;
-  }
-  return 0;
-}
 
 Matrix6Xd jointBasis(const JointDesc& joint) {
   const Eigen::Vector3d axis = Eigen::Vector3d(joint.axis.data()).normalized();

@@ -109,10 +109,77 @@ struct LinkDesc {
   bool operator==(const LinkDesc&) const = default;
 };
 
+/// \brief A scalar input over time: constant, ramp, sine, or a piecewise-linear table.
+struct TimeFunction {
+  enum class Kind { Constant, Ramp, Sine, Table };
+  Kind kind = Kind::Constant;
+  double value = 0.0;      ///< constant: the value; ramp: the final value
+  double start = 0.0;      ///< ramp: start time [s] (value 0 before)
+  double duration = 1.0;   ///< ramp: time to reach the value [s]
+  double amplitude = 0.0;  ///< sine: offset + amplitude sin(2 pi frequency t + phase)
+  double frequency = 1.0;  ///< sine [Hz]
+  double phase = 0.0;      ///< sine [rad]
+  double offset = 0.0;     ///< sine
+  std::vector<std::array<double, 2>> table;  ///< (t, value) pairs, t increasing; held constant outside
+  double operator()(double t) const;
+  static TimeFunction constant(double value) {
+    TimeFunction f;
+    f.value = value;
+    return f;
+  }
+  bool operator==(const TimeFunction&) const = default;
+};
+
+/// \brief A generalised force on one coordinate of a rigid joint [N or N m].
+struct JointInputDesc {
+  std::string link;  ///< the link whose joint is driven
+  int dof = 0;       ///< which of the joint's coordinates
+  TimeFunction value;
+  bool operator==(const JointInputDesc&) const = default;
+};
+
+/// \brief Where a cable runs through one division: offset from the centreline in the section
+///        plane, d(X) = [0, y(X), z(X)], each a polynomial in the division's abscissa X [m]
+///        (coefficients c0 + c1 X + c2 X^2 ...; one coefficient: constant, two: linear).
+struct CableSegmentDesc {
+  int division = 0;
+  std::vector<double> y{0.0};
+  std::vector<double> z{0.0};
+  bool operator==(const CableSegmentDesc&) const = default;
+};
+
+/// \brief A cable (tendon) inside a soft link. Its tension T >= 0 pulls: the generalised force is
+///        -T dl/dq with l the cable length, which bends the rod toward the cable and shortens it.
+struct CableDesc {
+  std::string name;
+  std::string link;
+  std::vector<CableSegmentDesc> path;  ///< the divisions it runs through
+  TimeFunction tension;                ///< [N]
+  bool operator==(const CableDesc&) const = default;
+};
+
+enum class LoadFrame { Local, Global };
+
+/// \brief A wrench applied at a point of a link: for a soft link at abscissa X from its base, for a
+///        rigid link in its link frame, offset by `offset` in the local frame.
+struct PointLoadDesc {
+  std::string name;
+  std::string link;
+  double abscissa = 0.0;                      ///< soft links: X from the base [m]; -1 = the tip
+  Vec3 offset{0.0, 0.0, 0.0};                 ///< application point in the local frame [m]
+  LoadFrame frame = LoadFrame::Local;         ///< axes of the wrench: following the body, or world
+  std::array<double, 6> wrench{0, 0, 0, 0, 0, 0};  ///< [moment (N m); force (N)]
+  TimeFunction scale = TimeFunction::constant(1.0);  ///< multiplies the wrench
+  bool operator==(const PointLoadDesc&) const = default;
+};
+
 struct RobotDescription {
   std::string name = "untitled";
   Vec3 gravity{0.0, 0.0, -9.81};  ///< [m/s^2]
   std::vector<LinkDesc> links;    ///< any order; parents are resolved by name
+  std::vector<JointInputDesc> joint_inputs;
+  std::vector<CableDesc> cables;
+  std::vector<PointLoadDesc> point_loads;
   bool operator==(const RobotDescription&) const = default;
 };
 

@@ -67,6 +67,36 @@ struct LinkInfo {
   bool is_leaf = true;
 };
 
+/// \brief One Gauss point of a cable's path: the data of (D60) at that point.
+struct CableSample {
+  int idx_q = 0, nq = 0;       ///< the division's coordinates
+  double weight = 0.0;         ///< quadrature weight [m]
+  Matrix6Xd Phi;               ///< strain basis at the point (6 x nq)
+  Vector6d xi_star = Vector6d::Zero();
+  Eigen::Vector3d d = Eigen::Vector3d::Zero();        ///< cable offset from the centreline [m]
+  Eigen::Vector3d d_prime = Eigen::Vector3d::Zero();  ///< its derivative along X
+};
+
+struct CompiledCable {
+  std::string name;
+  TimeFunction tension;
+  std::vector<CableSample> samples;
+};
+
+struct CompiledPointLoad {
+  std::string name;
+  int joint = -1;  ///< virtual joint whose child frame carries the load
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();
+  LoadFrame frame = LoadFrame::Local;
+  Vector6d wrench = Vector6d::Zero();
+  TimeFunction scale;
+};
+
+struct CompiledJointInput {
+  int coordinate = 0;
+  TimeFunction value;
+};
+
 struct Model {
   int nq = 0;  ///< generalised coordinates (rigid joints, rod strain modes); nv == nq
   int nv = 0;
@@ -76,6 +106,9 @@ struct Model {
   Eigen::MatrixXd D;                 ///< generalised damping (nq x nq), constant
   Vector6d gravity = Vector6d::Zero();  ///< G = [0; a_g] in world
   std::vector<std::string> coordinate_names;  ///< nq labels, e.g. "link1/joint/0", "rod/div0/bend_y/2"
+  std::vector<CompiledCable> cables;
+  std::vector<CompiledPointLoad> point_loads;
+  std::vector<CompiledJointInput> joint_inputs;
   RobotDescription description;      ///< the source, for drawing and saving
 
   int n_vjoints() const { return static_cast<int>(joints.size()); }
@@ -86,9 +119,6 @@ using ModelPtr = std::shared_ptr<const Model>;
 /// \brief Compiles a description. \throw ParseError (core/io/json_io.hpp) naming the JSON pointer
 ///        of a physically invalid value not caught by parsing (e.g. a singular inertia).
 Model buildModel(const RobotDescription& robot);
-
-/// \brief Degrees of freedom of a rigid joint type.
-int jointDof(JointType type);
 
 /// \brief Motion basis Phi (6 x dof) of a rigid joint, in its joint frame (theory-gvs.md 2.1 table).
 Matrix6Xd jointBasis(const JointDesc& joint);

@@ -14,7 +14,9 @@ inline constexpr int kStrainComponents = 6;
 
 /// \brief Number of scalar functions of one component at order k: k + 1, or 0 if the component is
 ///        off (k < 0).
-[[nodiscard]] constexpr int basisFunctionCount(int order) { return order < 0 ? 0 : order + 1; }
+[[nodiscard]] constexpr int basisFunctionCount(int order) {
+  return order < 0 ? 0 : order + 1;
+}
 
 /// \brief Evaluates the k + 1 functions of a family at s.
 ///
@@ -26,7 +28,8 @@ inline constexpr int kStrainComponents = 6;
 /// - Gaussian: exp(-(s - c_i)^2 / (2 sigma^2)) with centres c_i = i/k (uniform on [0, 1], both ends
 ///   included) and width sigma = 1/(2k) (half the centre spacing); for k = 0 one bump with c = 1/2,
 ///   sigma = 1/2;
-/// - PiecewiseConstant: indicator of the i-th of k + 1 equal pieces [i/(k+1), (i+1)/(k+1)); the last
+/// - PiecewiseConstant: indicator of the i-th of k + 1 equal pieces [i/(k+1), (i+1)/(k+1)); the
+/// last
 ///   piece also contains s = 1, and s outside [0, 1] is clamped to the first or last piece.
 /// \param[in] family function family
 /// \param[in] order k >= 0

@@ -3,6 +3,22 @@
 #include <map>
 
 namespace tendril {
+
+int jointDof(JointType type) {
+  switch (type) {
+    case JointType::Fixed: return 0;
+    case JointType::Revolute:
+    case JointType::Prismatic:
+    case JointType::Helical: return 1;
+    case JointType::Cylindrical:
+    case JointType::Universal: return 2;
+    case JointType::Planar:
+    case JointType::Spherical: return 3;
+    case JointType::Free: return 6;
+  }
+  return 0;
+}
+
 namespace {
 
 std::string linkPointer(std::size_t i, const char* field) {
@@ -33,6 +49,55 @@ std::optional<DescriptionProblem> findTopologyProblem(const RobotDescription& ro
                                   "link \"" + robot.links[i].name + "\" is part of a cycle of parents"};
       }
       current = robot.links[index_of.at(current)].parent;
+    }
+  }
+  return std::nullopt;
+}
+
+double softLinkLength(const LinkDesc& link) {
+  double length = 0.0;
+  for (const DivisionDesc& division : link.soft.divisions) length += division.length;
+  return length;
+}
+
+std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& robot) {
+  std::map<std::string, const LinkDesc*> by_name;
+  for (const LinkDesc& link : robot.links) by_name[link.name] = &link;
+  const auto find = [&](const std::string& name) { return by_name.count(name) ? by_name.at(name) : nullptr; };
+  for (std::size_t i = 0; i < robot.joint_inputs.size(); ++i) {
+    const JointInputDesc& input = robot.joint_inputs[i];
+    const std::string at = "/joint_inputs/" + std::to_string(i);
+    const LinkDesc* link = find(input.link);
+    if (!link) return DescriptionProblem{at + "/link", "unknown link \"" + input.link + "\""};
+    const int dof = jointDof(link->joint.type);
+    if (input.dof < 0 || input.dof >= dof) {
+      return DescriptionProblem{at + "/dof", "the joint of \"" + input.link + "\" has " + std::to_string(dof) +
+                                                 " coordinate(s)"};
+    }
+  }
+  for (std::size_t i = 0; i < robot.cables.size(); ++i) {
+    const CableDesc& cable = robot.cables[i];
+    const std::string at = "/cables/" + std::to_string(i);
+    const LinkDesc* link = find(cable.link);
+    if (!link) return DescriptionProblem{at + "/link", "unknown link \"" + cable.link + "\""};
+    if (link->kind != BodyKind::Soft) return DescriptionProblem{at + "/link", "cables run through soft links only"};
+    for (std::size_t k = 0; k < cable.path.size(); ++k) {
+      const int division = cable.path[k].division;
+      if (division < 0 || division >= static_cast<int>(link->soft.divisions.size())) {
+        return DescriptionProblem{at + "/path/" + std::to_string(k) + "/division",
+                                  "link \"" + cable.link + "\" has no division " + std::to_string(division)};
+      }
+    }
+  }
+  for (std::size_t i = 0; i < robot.point_loads.size(); ++i) {
+    const PointLoadDesc& load = robot.point_loads[i];
+    const std::string at = "/point_loads/" + std::to_string(i);
+    const LinkDesc* link = find(load.link);
+    if (!link) return DescriptionProblem{at + "/link", "unknown link \"" + load.link + "\""};
+    if (link->kind == BodyKind::Soft && load.abscissa != -1.0 &&
+        (load.abscissa < 0.0 || load.abscissa > softLinkLength(*link) + 1e-12)) {
+      return DescriptionProblem{at + "/abscissa", "must lie on the rod, in [0, " +
+                                                      std::to_string(softLinkLength(*link)) + "] m, or be -1 (tip)"};
     }
   }
   return std::nullopt;

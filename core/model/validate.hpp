@@ -14,8 +14,18 @@ struct DescriptionProblem {
   std::string reason;
 };
 
+/// \brief Degrees of freedom of a rigid joint type.
+int jointDof(JointType type);
+
 /// \brief First structural problem of the link tree (duplicate or unknown names, cycles), if any.
 std::optional<DescriptionProblem> findTopologyProblem(const RobotDescription& robot);
+
+/// \brief First problem of the inputs and loads: unknown link names, a cable on a rigid link or an
+///        absent division, a load beyond the rod, a joint input on a missing coordinate.
+std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& robot);
+
+/// \brief Total length of a soft link [m].
+double softLinkLength(const LinkDesc& link);
 
 /// \brief Link indices ordered parents before children. \pre findTopologyProblem(robot) is empty.
 std::vector<int> topologicalOrder(const RobotDescription& robot);

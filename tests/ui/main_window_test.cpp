@@ -11,6 +11,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
@@ -72,9 +73,8 @@ TEST_F(MainWindowTest, ShowsEveryPanelMenuAndTheRunButton) {
     EXPECT_GT(dock->width(), 50) << dock->objectName().toStdString();
   }
   EXPECT_TRUE(window.timeline()->isVisible());
-  EXPECT_TRUE(window.progressBar()->isVisible());
-  EXPECT_EQ(menuTitles(window),
-            QStringList({"File", "Edit", "View", "Simulate", "Help"}));
+  EXPECT_TRUE(window.statusBar()->isAncestorOf(window.progressBar()));
+  EXPECT_EQ(menuTitles(window), QStringList({"File", "Edit", "View", "Simulate", "Help"}));
   const auto* run = window.findChild<QAction*>("runAction");
   ASSERT_NE(run, nullptr);
   EXPECT_FALSE(run->isEnabled());
@@ -136,8 +136,9 @@ TEST_F(MainWindowTest, BrokenJsonShowsAnErrorAndKeepsTheModel) {
   EXPECT_FALSE(window.lastError().isEmpty());
   QMessageBox* box = visibleErrorBox(window);
   ASSERT_NE(box, nullptr);
-  EXPECT_TRUE(box->text().contains(window.lastError()));
-  test::saveScreenshot(window.grab().toImage(), "main_window_error");
+  EXPECT_TRUE(box->text().contains("broken.json"));
+  EXPECT_EQ(box->informativeText(), window.lastError());
+  test::saveScreenshot(box->grab().toImage(), "error_box");
   box->close();
   EXPECT_EQ(window.robot(), before);
   EXPECT_TRUE(window.currentFile().endsWith(kDefaultExample));

@@ -17,9 +17,8 @@ struct RunResult {
   QString error_output;
 };
 
-RunResult runRender(const QStringList& arguments,
-                    const QProcessEnvironment& environment =
-                        QProcessEnvironment::systemEnvironment()) {
+RunResult runRender(const QStringList& arguments, const QProcessEnvironment& environment =
+                                                      QProcessEnvironment::systemEnvironment()) {
   QProcess process;
   process.setProcessEnvironment(environment);
   process.start(TENDRIL_RENDER_EXE, arguments);
@@ -72,17 +71,20 @@ TEST(TendrilRender, BadCommandLinesFailWithOneLine) {
   }
 }
 
-TEST(TendrilRender, WithoutADisplayItSaysToUseXvfb) {
+TEST(TendrilRender, WithoutAReachableDisplayItSaysToUseXvfb) {
   const QTemporaryDir directory;
-  QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-  environment.remove("DISPLAY");
-  const RunResult result =
-      runRender({test::examplePath("hybrid_serial_robot.json"), "--out",
-                 directory.filePath("x.png")},
-                environment);
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(isOneLine(result.error_output)) << result.error_output.toStdString();
-  EXPECT_TRUE(result.error_output.contains("xvfb-run"));
+  QProcessEnvironment no_display = QProcessEnvironment::systemEnvironment();
+  no_display.remove("DISPLAY");
+  QProcessEnvironment dead_display = QProcessEnvironment::systemEnvironment();
+  dead_display.insert("DISPLAY", ":987");  // no X server listens there
+  for (const QProcessEnvironment& environment : {no_display, dead_display}) {
+    const RunResult result = runRender(
+        {test::examplePath("hybrid_serial_robot.json"), "--out", directory.filePath("x.png")},
+        environment);
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_TRUE(isOneLine(result.error_output)) << result.error_output.toStdString();
+    EXPECT_TRUE(result.error_output.contains("xvfb-run"));
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <QTest>
 #include <QWidget>
 #include <cmath>
+#include <numbers>
 
 #include "tendril_version.hpp"
 #include "ui/viewport/scene/scene_style.hpp"
@@ -19,7 +20,7 @@ RodShape makeQuarterCircleRod(double dz) {
   rod.link = 0;
   for (int i = 0; i < kRodSamples; ++i) {
     const double s = static_cast<double>(i) / (kRodSamples - 1);
-    const double angle = 0.5 * M_PI * s;
+    const double angle = 0.5 * std::numbers::pi * s;
     rod.points.emplace_back(kBendRadius * std::sin(angle), 0.0,
                             0.1 + dz + kBendRadius * (1.0 - std::cos(angle)));
     const Eigen::Vector3d tangent(std::cos(angle), 0.0, std::sin(angle));
@@ -45,15 +46,18 @@ BodyShape makeBody(ShapeType type, const Eigen::Vector3d& position, const Vec3& 
 
 }  // namespace
 
-FramePtr makeCurvedRodFrame() { return makeCurvedRodFrame(0.0); }
+FramePtr makeCurvedRodFrame() {
+  return makeCurvedRodFrame(0.0);
+}
 
 FramePtr makeCurvedRodFrame(double dz) {
   auto frame = std::make_shared<Frame>();
   frame->model_revision = 1;
   frame->rods.push_back(makeQuarterCircleRod(dz));
   frame->bodies.push_back(makeBody(ShapeType::Box, {0.0, 0.0, 0.05 + dz}, {0.85, 0.33, 0.25}));
-  frame->bodies.push_back(
-      makeBody(ShapeType::Sphere, {0.3, 0.0, 0.4 + dz}, {0.75, 0.75, 0.78}));
+  BodyShape sphere = makeBody(ShapeType::Sphere, {0.3, 0.0, 0.4 + dz}, {0.75, 0.75, 0.78});
+  sphere.shape.size = {0.05, 0.0, 0.0};
+  frame->bodies.push_back(sphere);
   return frame;
 }
 

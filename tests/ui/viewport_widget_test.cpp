@@ -5,7 +5,10 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWidget>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "ui_test_support.hpp"
 
@@ -67,23 +70,29 @@ TEST_F(ViewportWidgetTest, WheelZoomsIn) {
 }
 
 TEST_F(ViewportWidgetTest, ViewDirectionsPlaceTheCamera) {
-  viewport_.setViewDirection(ViewDirection::Top);
-  const auto top = viewport_.cameraPosition();
-  viewport_.setViewDirection(ViewDirection::Front);
-  const auto front = viewport_.cameraPosition();
-  viewport_.setViewDirection(ViewDirection::Side);
-  const auto side = viewport_.cameraPosition();
-  EXPECT_GT(top[2], 1.0);      // far above the robot (it spans z = 0..0.4)
-  EXPECT_LT(front[1], -1.0);   // in front, looking along +y
-  EXPECT_GT(side[0], 1.0);     // to the side, looking along -x
-  EXPECT_GT(test::countRodPixels(viewport_.grabFramebuffer()), 1000);
+  // unit vector from the focal point to the camera for each view; z is up
+  const std::vector<std::pair<ViewDirection, std::array<double, 3>>> expected = {
+      {ViewDirection::Top, {0.0, 0.0, 1.0}},
+      {ViewDirection::Front, {0.0, -1.0, 0.0}},
+      {ViewDirection::Side, {1.0, 0.0, 0.0}},
+  };
+  for (const auto& [direction, towards_camera] : expected) {
+    viewport_.setViewDirection(direction);
+    const auto position = viewport_.cameraPosition();
+    const auto focal_point = viewport_.cameraFocalPoint();
+    const double length = distance(position, focal_point);
+    for (int axis = 0; axis < 3; ++axis) {
+      EXPECT_NEAR((position[axis] - focal_point[axis]) / length, towards_camera[axis], 1e-9);
+    }
+    EXPECT_GT(test::countRodPixels(viewport_.grabFramebuffer()), 1000);
+  }
 }
 
 TEST_F(ViewportWidgetTest, FitViewKeepsTheRobotInView) {
   viewport_.setViewDirection(ViewDirection::Side);
   for (int i = 0; i < 5; ++i) {
-    QWheelEvent wheel(QPointF(320, 240), QPointF(320, 240), QPoint(), QPoint(0, -120),
-                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(QPointF(320, 240), QPointF(320, 240), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(&viewport_, &wheel);
   }
   const int zoomed_out = test::countRodPixels(viewport_.grabFramebuffer());
@@ -118,6 +127,24 @@ TEST_F(ViewportWidgetTest, SaveScreenshotWritesAPng) {
   const QImage image(path);
   ASSERT_FALSE(image.isNull());
   EXPECT_GT(test::countRodPixels(image), 3000);
+}
+
+TEST(ViewportWidgetContext, SurvivesMovingToAnotherWindow) {
+  // re-parenting destroys the OpenGL context; VTK must let go of it and start again
+  QWidget first_window;
+  first_window.resize(400, 300);
+  auto* viewport = new ViewportWidget(&first_window);
+  viewport->resize(400, 300);
+  ASSERT_TRUE(test::showAndWait(&first_window));
+  viewport->showFrame(test::makeCurvedRodFrame());
+  EXPECT_GT(test::countRodPixels(viewport->grabFramebuffer()), 1000);
+
+  QWidget second_window;
+  second_window.resize(400, 300);
+  viewport->setParent(&second_window);
+  viewport->show();
+  ASSERT_TRUE(test::showAndWait(&second_window));
+  EXPECT_GT(test::countRodPixels(viewport->grabFramebuffer()), 1000);
 }
 
 TEST(ViewportWidgetStatic, ReportsVtkVersion) {

@@ -79,7 +79,9 @@ SE3 randomPose(std::mt19937& rng) {
 }
 
 // reference matrix exponential of hat(V) (scaling and squaring Pade)
-Matrix4d expReference(const Vector6d& V) { return hat(V).exp(); }
+Matrix4d expReference(const Vector6d& V) {
+  return hat(V).exp();
+}
 
 // reference tangent operator: the truncated series sum_{k<30} ad^k/(k+1)!
 Matrix6d dexpReference(const Vector6d& Omega) {
@@ -144,7 +146,9 @@ TangentCoefficients digestSeries(double t) {
   return k;
 }
 
-double maxAbs(const Eigen::MatrixXd& M) { return M.cwiseAbs().maxCoeff(); }
+double maxAbs(const Eigen::MatrixXd& M) {
+  return M.cwiseAbs().maxCoeff();
+}
 
 // product integral of g' = g hat(xi(X)) on [x0, x0 + h] with many small RK4 steps
 Matrix4d productIntegral(const std::function<Vector6d(double)>& xi, double x0, double h,
@@ -362,9 +366,9 @@ TEST(LieTest, TangentOperatorIsRightTrivialisedDerivativeOfExp) {
       // (d/dt exp(Omega + t Omega')) exp(-Omega) = hat(T(Omega) Omega')
       const Vector6d Omega = twistWithAngle(rng, theta);
       const Vector6d Omega_dot = randomVector6(rng);
-      const Matrix4d dg = (exp(Omega + kFdStep * Omega_dot).matrix() -
-                           exp(Omega - kFdStep * Omega_dot).matrix()) /
-                          (2.0 * kFdStep);
+      const Matrix4d dg =
+          (exp(Omega + kFdStep * Omega_dot).matrix() - exp(Omega - kFdStep * Omega_dot).matrix()) /
+          (2.0 * kFdStep);
       const Matrix4d lhs = dg * exp(Omega).inverse().matrix();
       EXPECT_LT(maxAbs(lhs - hat(dexp(Omega) * Omega_dot)), kFdTol) << "theta = " << theta;
     }
@@ -566,9 +570,9 @@ TEST(LieTest, MagnusRatesMatchFiniteDifferences) {
   EXPECT_LT(maxAbs(Z_ddot - Z_ddot_fd), 1e-6);
   EXPECT_GT(maxAbs(Z_dot), 1e-3);
   // C7: Omega'' = Z qdd + Z' qd
-  EXPECT_LT((magnus4Acceleration(xi1, xi2, xid1, xid2, xidd1, xidd2, h) - (Z * qdd + Z_dot * qd))
-                .norm(),
-            kIdentityTol);
+  EXPECT_LT(
+      (magnus4Acceleration(xi1, xi2, xid1, xid2, xidd1, xidd2, h) - (Z * qdd + Z_dot * qd)).norm(),
+      kIdentityTol);
 }
 
 TEST(LieTest, RollPitchYawRoundTrip) {
@@ -578,10 +582,10 @@ TEST(LieTest, RollPitchYawRoundTrip) {
   for (int trial = 0; trial < 50; ++trial) {
     const double r = angle(rng), p = half(rng), y = angle(rng);
     const Matrix3d R = rpyToRotation(r, p, y);
-    const Matrix3d expected = (Eigen::AngleAxisd(y, Vector3d::UnitZ()) *
-                               Eigen::AngleAxisd(p, Vector3d::UnitY()) *
-                               Eigen::AngleAxisd(r, Vector3d::UnitX()))
-                                  .toRotationMatrix();
+    const Matrix3d expected =
+        (Eigen::AngleAxisd(y, Vector3d::UnitZ()) * Eigen::AngleAxisd(p, Vector3d::UnitY()) *
+         Eigen::AngleAxisd(r, Vector3d::UnitX()))
+            .toRotationMatrix();
     EXPECT_LT(maxAbs(R - expected), kIdentityTol);
     EXPECT_LT((rotationToRpy(R) - Vector3d(r, p, y)).norm(), 1e-10);
   }

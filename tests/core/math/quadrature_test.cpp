@@ -29,8 +29,8 @@ TEST(QuadratureTest, MatchesTabulatedFivePointRule) {
   const GaussRule rule = gaussLegendre(5, 1.0);
   const double x[5] = {-0.906179845938664, -0.538469310105683, 0.0, 0.538469310105683,
                        0.906179845938664};
-  const double w[5] = {0.236926885056189, 0.478628670499366, 0.568888888888889,
-                       0.478628670499366, 0.236926885056189};
+  const double w[5] = {0.236926885056189, 0.478628670499366, 0.568888888888889, 0.478628670499366,
+                       0.236926885056189};
   for (int i = 0; i < 5; ++i) {
     EXPECT_NEAR(rule.nodes(i), 0.5 * (1.0 + x[i]), 1e-15);
     EXPECT_NEAR(rule.weights(i), 0.5 * w[i], 1e-15);

@@ -129,8 +129,8 @@ TEST(StrainBasisTest, PiecewiseConstantIsAPartitionOfUnity) {
   const struct {
     double s;
     int piece;
-  } cases[] = {{0.0, 0}, {0.2, 0}, {0.25, 1}, {0.49, 1}, {0.5, 2}, {0.8, 3}, {1.0, 3}, {-0.1, 0},
-               {1.2, 3}};
+  } cases[] = {{0.0, 0}, {0.2, 0}, {0.25, 1}, {0.49, 1}, {0.5, 2},
+               {0.8, 3}, {1.0, 3}, {-0.1, 0}, {1.2, 3}};
   for (const auto& c : cases) {
     const Eigen::VectorXd v = evalFamily(BasisFamily::PiecewiseConstant, k, c.s);
     EXPECT_EQ(v.sum(), 1.0) << c.s;

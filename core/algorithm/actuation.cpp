@@ -1,0 +1,39 @@
+#include "core/algorithm/actuation.hpp"
+
+#include <Eigen/Geometry>
+
+namespace tendril {
+
+CableDirection cableDirection(const CableSample& sample, const Eigen::Ref<const Eigen::VectorXd>& q) {
+  Vector6d xi = sample.xi_star;
+  xi.noalias() += sample.Phi * q.segment(sample.idx_q, sample.nq);
+  const Eigen::Vector3d T = xi.tail<3>() + xi.head<3>().cross(sample.d) + sample.d_prime;
+  CableDirection direction;
+  direction.norm = T.norm();
+  direction.t = T / direction.norm;
+  return direction;
+}
+
+double cableLength(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q) {
+  double length = 0.0;
+  for (const CableSample& sample : cable.samples) length += sample.weight * cableDirection(sample, q).norm;
+  return length;
+}
+
+void actuationForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q, double t,
+                     Eigen::Ref<Eigen::VectorXd> tau) {
+  tau.setZero();
+  for (const CompiledCable& cable : model.cables) {
+    const double tension = cable.tension(t);
+    if (tension == 0.0) continue;
+    for (const CableSample& sample : cable.samples) {
+      const CableDirection direction = cableDirection(sample, q);
+      Vector6d wrench;
+      wrench << sample.d.cross(direction.t), direction.t;
+      tau.segment(sample.idx_q, sample.nq).noalias() -= (tension * sample.weight) * (sample.Phi.transpose() * wrench);
+    }
+  }
+  for (const CompiledJointInput& input : model.joint_inputs) tau(input.coordinate) += input.value(t);
+}
+
+}  // namespace tendril

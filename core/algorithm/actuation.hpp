@@ -1,0 +1,31 @@
+#pragma once
+// Generalised actuation forces B(q) u(t): cables (theory-gvs.md D60) and joint inputs.
+
+#include <Eigen/Core>
+
+#include "core/model/model.hpp"
+
+namespace tendril {
+
+/// \brief Cable tension direction at one sample: T = nu + k x d + d' (D61), and its norm.
+struct CableDirection {
+  Eigen::Vector3d t = Eigen::Vector3d::UnitX();  ///< unit tangent of the cable
+  double norm = 1.0;                             ///< |nu + k x d + d'| (cable stretch per unit X)
+};
+
+/// \brief Direction of a cable at one of its samples for the strain of q.
+CableDirection cableDirection(const CableSample& sample, const Eigen::Ref<const Eigen::VectorXd>& q);
+
+/// \brief Length of a cable: sum over samples of w |T| (the quadrature of its arc length).
+double cableLength(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q);
+
+/// \brief tau = B(q) u(t). A cable of tension T >= 0 contributes -T dl/dq
+///        = -T sum_i w_i Phi_i^T [d~ t; t] (D60 with u = -T, so a pulling cable bends the rod
+///        toward itself and shortens it); a joint input adds its value to its coordinate.
+/// \param[in] q generalised coordinates (dim model.nq)
+/// \param[in] t time [s] at which the inputs are evaluated
+/// \param[out] tau generalised actuation forces (dim model.nv), overwritten
+void actuationForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q, double t,
+                     Eigen::Ref<Eigen::VectorXd> tau);
+
+}  // namespace tendril

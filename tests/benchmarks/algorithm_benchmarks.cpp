@@ -1,0 +1,141 @@
+// Per-call cost of the engine's algorithms on every bundled example, and how inverse dynamics and
+// the mass matrix scale with the number of computational points of a rod.
+
+#include <benchmark/benchmark.h>
+
+#include "core/algorithm/forward_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+#include "tests/benchmarks/bench_support.hpp"
+
+namespace tendril::bench {
+
+RobotDescription dividedRod(int divisions, int gauss_points) {
+  StrainBasisDesc basis;  // Legendre, order 2 in torsion and both bendings: 9 modes per division
+  RobotDescription robot = test::uniformRod(1.0, 0.01, basis, gauss_points);
+  DivisionDesc division = robot.links[0].soft.divisions[0];
+  division.length = 1.0 / divisions;
+  robot.links[0].soft.divisions.assign(divisions, division);
+  return robot;
+}
+
+RobotDescription revoluteChain(int n) {
+  RobotDescription robot;
+  robot.name = "chain";
+  const Vec3 axes[] = {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}};
+  for (int i = 0; i < n; ++i) {
+    robot.links.push_back(test::rigidLink("link" + std::to_string(i),
+                                          i == 0 ? "world" : "link" + std::to_string(i - 1),
+                                          JointType::Revolute, axes[i % 3]));
+  }
+  return robot;
+}
+
+namespace {
+
+//-------------------- every bundled example, per call
+
+void BM_ForwardKinematics(benchmark::State& state, const char* stem) {
+  Workspace w(test::example(stem));
+  for (auto _ : state) {
+    forwardKinematics(*w.model, *w.data, w.x.q);
+    benchmark::DoNotOptimize(w.data->g.back());
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
+void BM_ForwardKinematicsVelocity(benchmark::State& state, const char* stem) {
+  Workspace w(test::example(stem));
+  for (auto _ : state) {
+    forwardKinematics(*w.model, *w.data, w.x.q, w.x.v);
+    benchmark::DoNotOptimize(w.data->eta.back());
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
+void BM_InverseDynamics(benchmark::State& state, const char* stem) {
+  Workspace w(test::example(stem));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(inverseDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
+void BM_MassMatrix(benchmark::State& state, const char* stem) {
+  Workspace w(test::example(stem));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(massMatrix(*w.model, *w.data, w.x.q).data());
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
+void BM_ForwardDynamics(benchmark::State& state, const char* stem) {
+  Workspace w(test::example(stem));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(forwardDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
+#define TENDRIL_BENCH_EXAMPLES(bm)                                \
+  BENCHMARK_CAPTURE(bm, soft_cantilever, "soft_cantilever");      \
+  BENCHMARK_CAPTURE(bm, tapered_free_fall, "tapered_free_fall");  \
+  BENCHMARK_CAPTURE(bm, hybrid_serial_robot, "hybrid_serial_robot"); \
+  BENCHMARK_CAPTURE(bm, rigid_7dof_arm, "rigid_7dof_arm")
+
+TENDRIL_BENCH_EXAMPLES(BM_ForwardKinematics);
+TENDRIL_BENCH_EXAMPLES(BM_ForwardKinematicsVelocity);
+TENDRIL_BENCH_EXAMPLES(BM_InverseDynamics);
+TENDRIL_BENCH_EXAMPLES(BM_MassMatrix);
+TENDRIL_BENCH_EXAMPLES(BM_ForwardDynamics);
+
+//-------------------- scaling with the computational points of one rod
+// arguments: Gauss points per division, divisions; N = virtual joints = divisions (gauss + 1)
+
+void BM_RodInverseDynamics(benchmark::State& state) {
+  Workspace w(dividedRod(static_cast<int>(state.range(1)), static_cast<int>(state.range(0))));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(inverseDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
+    benchmark::ClobberMemory();
+  }
+  state.SetComplexityN(w.model->n_vjoints());
+  w.label(state);
+}
+
+void BM_RodMassMatrix(benchmark::State& state) {
+  Workspace w(dividedRod(static_cast<int>(state.range(1)), static_cast<int>(state.range(0))));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(massMatrix(*w.model, *w.data, w.x.q).data());
+    benchmark::ClobberMemory();
+  }
+  state.SetComplexityN(w.model->n_vjoints());
+  w.label(state);
+}
+
+// one division, more Gauss points: nv fixed (9), N grows
+BENCHMARK(BM_RodInverseDynamics)
+    ->Name("BM_RodInverseDynamics/gauss_points")
+    ->ArgsProduct({{2, 3, 5, 8, 12, 16, 20, 25, 30}, {1}})
+    ->Complexity(benchmark::oN);
+BENCHMARK(BM_RodMassMatrix)
+    ->Name("BM_RodMassMatrix/gauss_points")
+    ->ArgsProduct({{2, 3, 5, 8, 12, 16, 20, 25, 30}, {1}})
+    ->Complexity(benchmark::oAuto);
+// five Gauss points, more divisions: nv = 9 per division grows with N
+BENCHMARK(BM_RodInverseDynamics)
+    ->Name("BM_RodInverseDynamics/divisions")
+    ->ArgsProduct({{5}, {1, 2, 3, 4, 5, 6, 7, 8}})
+    ->Complexity(benchmark::oN);
+BENCHMARK(BM_RodMassMatrix)
+    ->Name("BM_RodMassMatrix/divisions")
+    ->ArgsProduct({{5}, {1, 2, 3, 4, 5, 6, 7, 8}})
+    ->Complexity(benchmark::oAuto);
+
+}  // namespace
+}  // namespace tendril::bench

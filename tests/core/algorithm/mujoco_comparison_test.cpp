@@ -1,0 +1,289 @@
+// Tests for core/algorithm/inverse_dynamics.cpp, mass_matrix.cpp and forward_dynamics.cpp against
+// MuJoCo 2.2 (mj_inverse, mj_crb + mj_fullM, mj_forward) on rigid trees, through the exact
+// coordinate map of tests/support/mujoco_bridge.hpp. Built into tendril_mujoco_tests only.
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <cstdio>
+#include <Eigen/SVD>
+
+#include "core/algorithm/forward_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+#include "tests/support/mujoco_bridge.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace tendril {
+namespace {
+
+using test::MujocoState;
+using test::MujocoTwin;
+using test::relativeError;
+
+// both engines are exact up to rounding; 1e-9 leaves room for cond(M) on the long chain
+constexpr double kTol = 1e-9;
+// a perturbed model must miss by far more than rounding
+constexpr double kDetectable = 1e-6;
+constexpr unsigned kStateSeeds[] = {1, 2, 3, 4};
+// coordinate scale of random states: revolute angles up to 1.5 rad, |Phi| of ball/free < pi
+constexpr double kStateScale = 1.5;
+
+Vec3 randomVec3(std::mt19937& rng, double scale) {
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  return {scale * unit(rng), scale * unit(rng), scale * unit(rng)};
+}
+
+// principal moments in [s, 2s] always satisfy the triangle inequality; principal axes random
+std::array<double, 6> randomInertia(std::mt19937& rng, double s) {
+  std::uniform_real_distribution<double> moment(s, 2.0 * s);
+  const Vec3 rpy = randomVec3(rng, M_PI);
+  const Eigen::Matrix3d Q = (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) *
+                             Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
+                             Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+                                .toRotationMatrix();
+  const Eigen::Vector3d d(moment(rng), moment(rng), moment(rng));
+  const Eigen::Matrix3d I = Q * d.asDiagonal() * Q.transpose();
+  return {I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)};
+}
+
+LinkDesc randomRigidLink(std::mt19937& rng, const std::string& name, const std::string& parent,
+                         JointType type) {
+  std::uniform_real_distribution<double> mass(0.3, 2.0);
+  LinkDesc link;
+  link.name = name;
+  link.parent = parent;
+  link.joint.type = type;
+  link.joint.axis = randomVec3(rng, 1.0);  // not normalised: both engines normalise
+  link.origin.position = randomVec3(rng, 0.1);
+  link.origin.rpy = randomVec3(rng, M_PI);
+  link.rigid.mass = mass(rng);
+  link.rigid.com = randomVec3(rng, 0.1);
+  link.rigid.inertia = randomInertia(rng, 2e-3);
+  link.rigid.tip.position = randomVec3(rng, 0.2);
+  link.rigid.tip.rpy = randomVec3(rng, M_PI);
+  return link;
+}
+
+// link i hangs from a random earlier link or, sometimes, the world (a forest)
+RobotDescription randomRigidTree(unsigned seed, int n) {
+  std::mt19937 rng(seed);
+  RobotDescription robot;
+  robot.name = "random_tree";
+  robot.gravity = randomVec3(rng, 10.0);
+  for (int i = 0; i < n; ++i) {
+    const int parent = static_cast<int>(rng() % (i + 1)) - 1;
+    const JointType type = rng() % 2 == 0 ? JointType::Revolute : JointType::Prismatic;
+    robot.links.push_back(randomRigidLink(rng, "link" + std::to_string(i),
+                                          parent < 0 ? "world" : "link" + std::to_string(parent),
+                                          type));
+  }
+  return robot;
+}
+
+RobotDescription longChain(unsigned seed, int n) {
+  std::mt19937 rng(seed);
+  RobotDescription robot;
+  robot.name = "long_chain";
+  for (int i = 0; i < n; ++i) {
+    const JointType type = i % 4 == 3 ? JointType::Prismatic : JointType::Revolute;
+    robot.links.push_back(randomRigidLink(rng, "link" + std::to_string(i),
+                                          i == 0 ? "world" : "link" + std::to_string(i - 1), type));
+  }
+  return robot;
+}
+
+// two floating roots carrying ball, cylindrical, fixed and scalar joints
+RobotDescription ballAndFreeTree(unsigned seed) {
+  std::mt19937 rng(seed);
+  RobotDescription robot;
+  robot.name = "ball_free_tree";
+  const std::pair<const char*, JointType> links[] = {
+      {"world", JointType::Free},      {"link0", JointType::Spherical},
+      {"link1", JointType::Revolute},  {"link0", JointType::Cylindrical},
+      {"link3", JointType::Spherical}, {"link4", JointType::Fixed},
+      {"link5", JointType::Prismatic}, {"world", JointType::Free},
+      {"link7", JointType::Spherical}};
+  for (std::size_t i = 0; i < std::size(links); ++i) {
+    robot.links.push_back(
+        randomRigidLink(rng, "link" + std::to_string(i), links[i].first, links[i].second));
+  }
+  return robot;
+}
+
+struct Case {
+  std::string name;
+  RobotDescription robot;
+  bool scalar_joints_only = true;  ///< hinge/slide only: the coordinate map is a permutation
+};
+
+std::vector<Case> casesUnderTest() {
+  std::vector<Case> cases;
+  cases.push_back({"rigid_7dof_arm", test::example("rigid_7dof_arm"), true});
+  for (unsigned seed : {1u, 2u, 3u}) {
+    cases.push_back({"random_tree" + std::to_string(seed), randomRigidTree(seed, 10), true});
+  }
+  cases.push_back({"long_chain", longChain(7, 40), true});
+  for (unsigned seed : {1u, 2u}) {
+    cases.push_back({"ball_free_tree" + std::to_string(seed), ballAndFreeTree(seed), false});
+  }
+  return cases;
+}
+
+// our ID expressed through MuJoCo: tau = J^T qfrc_inverse(image of (q, v, a))
+Eigen::VectorXd mujocoInverseDynamics(MujocoTwin& twin, const Eigen::VectorXd& q,
+                                      const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
+  return twin.velocityMap(q).transpose() * twin.inverseDynamics(twin.toMujoco(q, v, a));
+}
+
+TEST(MujocoComparisonTest, TwinHasTheSameTreeAndCoordinates) {
+  for (const Case& c : casesUnderTest()) {
+    SCOPED_TRACE(c.name);
+    const Model model = buildModel(c.robot);
+    MujocoTwin twin(model);
+    EXPECT_EQ(twin.model()->nbody, static_cast<int>(c.robot.links.size()) + 1);
+    EXPECT_EQ(twin.nv(), model.nv);
+    const Eigen::MatrixXd J = twin.velocityMap(test::randomState(model, 1, kStateScale).q);
+    if (c.scalar_joints_only) {
+      // a permutation: one unit entry per row and column
+      EXPECT_TRUE((J.array() == 0.0 || J.array() == 1.0).all());
+      EXPECT_TRUE((J.rowwise().sum().array() == 1.0).all());
+      EXPECT_TRUE((J.colwise().sum().array() == 1.0).all());
+    } else {
+      EXPECT_GT(std::abs(J.determinant()), 1e-6);
+    }
+  }
+}
+
+TEST(MujocoComparisonTest, InverseDynamicsMatchesMjInverse) {
+  for (const Case& c : casesUnderTest()) {
+    SCOPED_TRACE(c.name);
+    const Model model = buildModel(c.robot);
+    Data data(model);
+    MujocoTwin twin(model);
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
+    for (unsigned seed : kStateSeeds) {
+      SCOPED_TRACE("state seed " + std::to_string(seed));
+      const test::State x = test::randomState(model, seed, kStateScale);
+      // gravity, velocity and acceleration terms separately, so a small term cannot hide
+      const Eigen::VectorXd gravity = inverseDynamics(model, data, x.q, zero, zero);
+      const Eigen::VectorXd bias = inverseDynamics(model, data, x.q, x.v, zero);
+      const Eigen::VectorXd full = inverseDynamics(model, data, x.q, x.v, x.a);
+      const Eigen::VectorXd mj_gravity = mujocoInverseDynamics(twin, x.q, zero, zero);
+      const Eigen::VectorXd mj_bias = mujocoInverseDynamics(twin, x.q, x.v, zero);
+      const Eigen::VectorXd mj_full = mujocoInverseDynamics(twin, x.q, x.v, x.a);
+
+      EXPECT_LT(relativeError(gravity, mj_gravity), kTol);
+      EXPECT_LT(relativeError(bias - gravity, mj_bias - mj_gravity), kTol);
+      EXPECT_LT(relativeError(full - bias, mj_full - mj_bias), kTol);
+      EXPECT_LT(relativeError(full, mj_full), kTol);
+      // every term is present, so each comparison above has something to compare
+      EXPECT_GT(mj_gravity.norm(), 1e-3);
+      EXPECT_GT((mj_bias - mj_gravity).norm(), 1e-3);
+      EXPECT_GT((mj_full - mj_bias).norm(), 1e-3);
+    }
+  }
+}
+
+TEST(MujocoComparisonTest, MassMatrixMatchesMjFullM) {
+  for (const Case& c : casesUnderTest()) {
+    SCOPED_TRACE(c.name);
+    const Model model = buildModel(c.robot);
+    Data data(model);
+    MujocoTwin twin(model);
+    for (unsigned seed : kStateSeeds) {
+      SCOPED_TRACE("state seed " + std::to_string(seed));
+      const test::State x = test::randomState(model, seed, kStateScale);
+      const Eigen::MatrixXd M = massMatrix(model, data, x.q);
+      const Eigen::MatrixXd J = twin.velocityMap(x.q);
+      const Eigen::MatrixXd mj_M = J.transpose() * twin.massMatrix(twin.toMujoco(x.q, x.v, x.a).qpos) * J;
+      EXPECT_LT(relativeError(M, mj_M), kTol);
+      // the joints are coupled: off-diagonal blocks are not empty
+      const Eigen::MatrixXd off_diagonal = mj_M - Eigen::MatrixXd(mj_M.diagonal().asDiagonal());
+      EXPECT_GT(off_diagonal.norm(), 1e-3 * mj_M.norm());
+    }
+  }
+}
+
+TEST(MujocoComparisonTest, ForwardDynamicsInvertsInverseDynamics) {
+  for (const Case& c : casesUnderTest()) {
+    SCOPED_TRACE(c.name);
+    const Model model = buildModel(c.robot);
+    Data data(model);
+    for (unsigned seed : kStateSeeds) {
+      SCOPED_TRACE("state seed " + std::to_string(seed));
+      const test::State x = test::randomState(model, seed, kStateScale);
+      const Eigen::VectorXd tau = inverseDynamics(model, data, x.q, x.v, x.a);
+      EXPECT_LT(relativeError(forwardDynamics(model, data, x.q, x.v, tau), x.a), kTol);
+    }
+  }
+}
+
+TEST(MujocoComparisonTest, ForwardDynamicsMatchesMjForward) {
+  for (const Case& c : casesUnderTest()) {
+    SCOPED_TRACE(c.name);
+    const Model model = buildModel(c.robot);
+    Data data(model);
+    MujocoTwin twin(model);
+    for (unsigned seed : kStateSeeds) {
+      SCOPED_TRACE("state seed " + std::to_string(seed));
+      const test::State x = test::randomState(model, seed, kStateScale);
+      // a random force in MuJoCo's coordinates; ours is its pull-back J^T f (same power)
+      const Eigen::VectorXd f = test::randomState(model, seed + 100).a;
+      const MujocoState image = twin.toMujoco(x.q, x.v, Eigen::VectorXd::Zero(model.nv));
+      const Eigen::VectorXd mj_qacc = twin.forwardDynamics(image.qpos, image.qvel, f);
+      const Eigen::VectorXd qdd =
+          forwardDynamics(model, data, x.q, x.v, twin.velocityMap(x.q).transpose() * f);
+      EXPECT_LT(relativeError(twin.toMujoco(x.q, x.v, qdd).qacc, mj_qacc), kTol);
+      {
+        const Eigen::MatrixXd Mo = massMatrix(model, data, x.q);
+        Eigen::JacobiSVD<Eigen::MatrixXd> svd(Mo);
+        const Eigen::VectorXd tau_back = mujocoInverseDynamics(twin, x.q, x.v, qdd);
+        const Eigen::VectorXd f_back = twin.inverseDynamics(MujocoState{image.qpos, image.qvel, mj_qacc});
+        std::printf("%s cond %.3g  err %.3g  ours-resid-in-mj %.3g  mj-self-resid %.3g |f| %.3g\n", c.name.c_str(),
+          svd.singularValues()(0)/svd.singularValues().tail<1>()(0),
+          relativeError(twin.toMujoco(x.q, x.v, qdd).qacc, mj_qacc),
+          relativeError(tau_back, twin.velocityMap(x.q).transpose() * f),
+          relativeError(f_back, f), f.norm());
+      }
+      EXPECT_GT(mj_qacc.norm(), 1e-3);
+    }
+  }
+}
+
+// the comparison is sharp: small edits of the MuJoCo side (mass properties, an axis, the rpy
+// convention of an origin) are detected
+TEST(MujocoComparisonTest, DetectsAPerturbedTwin) {
+  const RobotDescription robot = randomRigidTree(1, 10);
+  const Model model = buildModel(robot);
+  Data data(model);
+  const test::State x = test::randomState(model, 1, kStateScale);
+  const Eigen::VectorXd tau = inverseDynamics(model, data, x.q, x.v, x.a);
+  const Eigen::MatrixXd M = massMatrix(model, data, x.q);
+
+  const std::vector<std::pair<std::string, std::function<void(RobotDescription&)>>> edits = {
+      {"com", [](RobotDescription& r) { r.links[5].rigid.com[1] += 1e-3; }},
+      {"inertia Ixy", [](RobotDescription& r) { r.links[5].rigid.inertia[3] += 1e-5; }},
+      {"mass", [](RobotDescription& r) { r.links[9].rigid.mass *= 1.001; }},
+      {"axis", [](RobotDescription& r) { r.links[3].joint.axis[0] += 1e-3; }},
+      {"roll and yaw swapped",
+       [](RobotDescription& r) { std::swap(r.links[2].origin.rpy[0], r.links[2].origin.rpy[2]); }},
+      {"gravity", [](RobotDescription& r) { r.gravity[2] += 1e-3; }},
+  };
+  for (const auto& [what, edit] : edits) {
+    SCOPED_TRACE(what);
+    RobotDescription perturbed = robot;
+    edit(perturbed);
+    MujocoTwin twin(buildModel(perturbed));
+    const double id_error = relativeError(tau, mujocoInverseDynamics(twin, x.q, x.v, x.a));
+    const double m_error =
+        relativeError(M, twin.massMatrix(twin.toMujoco(x.q, x.v, x.a).qpos));
+    EXPECT_GT(std::max(id_error, m_error), kDetectable);
+  }
+}
+
+}  // namespace
+}  // namespace tendril
