@@ -1,7 +1,6 @@
 #include "ui/main_window.hpp"
 
 #include <Eigen/Core>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
@@ -85,15 +84,15 @@ void MainWindow::createPanels() {
   addPanel(property_panel_, tr("Properties"), "propertyDock", Qt::RightDockWidgetArea);
   addPanel(plot_panel_, tr("Plots"), "plotDock", Qt::BottomDockWidgetArea);
   resizeDocks({docks_[0], docks_[1]}, {250, 280}, Qt::Horizontal);
-  resizeDocks({docks_[2]}, {180}, Qt::Vertical);
+  resizeDocks({docks_[2]}, {150}, Qt::Vertical);
 
   timeline_ = new TimelineBar(this);
   addToolBar(Qt::BottomToolBarArea, timeline_);
   connect(model_tree_, &ModelTreePanel::linkSelected, this, &MainWindow::onLinkSelected);
 }
 
-QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title,
-                                  const QString& object_name, Qt::DockWidgetArea area) {
+QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& object_name,
+                                  Qt::DockWidgetArea area) {
   auto* dock = new QDockWidget(title, this);
   dock->setObjectName(object_name);
   dock->setWidget(panel);
@@ -150,14 +149,13 @@ void MainWindow::createViewMenu() {
   view_menu_->addSeparator();
   camera_actions_.append(view_menu_->addAction(tr("&Fit View"), QKeySequence(tr("F")), viewport_,
                                                &ViewportWidget::fitView));
-  camera_actions_.append(view_menu_->addAction(tr("&Reset View"), QKeySequence(tr("R")),
-                                               viewport_, &ViewportWidget::resetView));
+  camera_actions_.append(view_menu_->addAction(tr("&Reset View"), QKeySequence(tr("R")), viewport_,
+                                               &ViewportWidget::resetView));
   for (const CameraView& view : kCameraViews) {
     const ViewDirection direction = view.direction;
-    camera_actions_.append(view_menu_->addAction(tr(view.label), QKeySequence(view.shortcut),
-                                                 viewport_, [this, direction] {
-                                                   viewport_->setViewDirection(direction);
-                                                 }));
+    camera_actions_.append(
+        view_menu_->addAction(tr(view.label), QKeySequence(view.shortcut), viewport_,
+                              [this, direction] { viewport_->setViewDirection(direction); }));
   }
 }
 
@@ -188,17 +186,15 @@ void MainWindow::createToolBars() {
   bar->addAction(camera_actions_[1]);
   bar->addSeparator();
   bar->addAction(run_action_);
-  view_menu_->insertAction(view_menu_->actions().value(docks_.size() + 1),
-                           bar->toggleViewAction());
+  view_menu_->insertAction(view_menu_->actions().value(docks_.size() + 1), bar->toggleViewAction());
 }
 
 void MainWindow::createStatusBar() {
   progress_bar_ = new QProgressBar(this);
   progress_bar_->setMaximumWidth(180);
-  progress_bar_->setRange(0, 100);
-  progress_bar_->setValue(0);
   progress_bar_->setTextVisible(false);
   statusBar()->addPermanentWidget(progress_bar_);
+  setBusy(false);
   statusBar()->showMessage(tr("Ready"));
 }
 
@@ -228,7 +224,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 bool MainWindow::openFile(const QString& path) {
   const QString name = QFileInfo(path).fileName();
-  progress_bar_->setRange(0, 0);  // busy while parsing
+  setBusy(true);
   try {
     RobotDescription robot = loadRobot(toPath(path));
     FramePtr frame = restFrame(robot);
@@ -236,11 +232,11 @@ bool MainWindow::openFile(const QString& path) {
     showRobot(robot_);
     viewport_->showFrame(frame);
   } catch (const std::exception& error) {
-    progress_bar_->setRange(0, 100);
+    setBusy(false);
     showError(tr("Cannot open %1").arg(name), QString::fromStdString(error.what()));
     return false;
   }
-  progress_bar_->setRange(0, 100);
+  setBusy(false);
   setCurrentFile(path);
   addRecentFile(path);
   statusBar()->showMessage(tr("Opened %1").arg(name), kStatusMessageMs);
@@ -277,13 +273,21 @@ void MainWindow::newModel() {
   setCurrentFile(QString());
 }
 
-QString MainWindow::currentFile() const { return current_file_; }
+QString MainWindow::currentFile() const {
+  return current_file_;
+}
 
-const RobotDescription& MainWindow::robot() const { return robot_; }
+const RobotDescription& MainWindow::robot() const {
+  return robot_;
+}
 
-QString MainWindow::lastError() const { return last_error_; }
+QString MainWindow::lastError() const {
+  return last_error_;
+}
 
-QStringList MainWindow::recentFiles() const { return recent_files_; }
+QStringList MainWindow::recentFiles() const {
+  return recent_files_;
+}
 
 QString MainWindow::aboutText() {
   return tr("<h3>Tendril %1</h3>"
@@ -296,14 +300,30 @@ QString MainWindow::aboutText() {
       .arg(EIGEN_MINOR_VERSION);
 }
 
-ViewportWidget* MainWindow::viewport() const { return viewport_; }
-ModelTreePanel* MainWindow::modelTree() const { return model_tree_; }
-PropertyPanel* MainWindow::propertyPanel() const { return property_panel_; }
-PlotPanel* MainWindow::plotPanel() const { return plot_panel_; }
-TimelineBar* MainWindow::timeline() const { return timeline_; }
-QUndoStack* MainWindow::undoStack() const { return undo_stack_; }
-QProgressBar* MainWindow::progressBar() const { return progress_bar_; }
-QList<QDockWidget*> MainWindow::docks() const { return docks_; }
+ViewportWidget* MainWindow::viewport() const {
+  return viewport_;
+}
+ModelTreePanel* MainWindow::modelTree() const {
+  return model_tree_;
+}
+PropertyPanel* MainWindow::propertyPanel() const {
+  return property_panel_;
+}
+PlotPanel* MainWindow::plotPanel() const {
+  return plot_panel_;
+}
+TimelineBar* MainWindow::timeline() const {
+  return timeline_;
+}
+QUndoStack* MainWindow::undoStack() const {
+  return undo_stack_;
+}
+QProgressBar* MainWindow::progressBar() const {
+  return progress_bar_;
+}
+QList<QDockWidget*> MainWindow::docks() const {
+  return docks_;
+}
 
 void MainWindow::onOpen() {
   if (!confirmDiscardChanges()) {
@@ -325,8 +345,8 @@ void MainWindow::onSave() {
 }
 
 void MainWindow::onSaveAs() {
-  const QString start = current_file_.isEmpty() ? QString::fromStdString(robot_.name + ".json")
-                                                : current_file_;
+  const QString start =
+      current_file_.isEmpty() ? QString::fromStdString(robot_.name + ".json") : current_file_;
   const QString path = QFileDialog::getSaveFileName(this, tr("Save Model"), start, kModelFilter);
   if (!path.isEmpty()) {
     saveFile(path);
@@ -334,8 +354,8 @@ void MainWindow::onSaveAs() {
 }
 
 void MainWindow::onExportScreenshot() {
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export Screenshot"),
-                                                    "tendril.png", tr("PNG images (*.png)"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Screenshot"), "tendril.png",
+                                                    tr("PNG images (*.png)"));
   if (path.isEmpty()) {
     return;
   }
@@ -347,8 +367,8 @@ void MainWindow::onExportScreenshot() {
 }
 
 void MainWindow::onAbout() {
-  auto* box = new QMessageBox(QMessageBox::NoIcon, tr("About Tendril"), aboutText(),
-                              QMessageBox::Ok, this);
+  auto* box =
+      new QMessageBox(QMessageBox::NoIcon, tr("About Tendril"), aboutText(), QMessageBox::Ok, this);
   box->setIconPixmap(windowIcon().pixmap(64, 64));
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
@@ -405,11 +425,18 @@ void MainWindow::setCurrentFile(const QString& path) {
   setWindowTitle(tr("%1[*] - Tendril").arg(shown));
 }
 
+// an idle progress bar is hidden; a busy one shows an indefinite sweep
+void MainWindow::setBusy(bool busy) {
+  progress_bar_->setRange(0, busy ? 0 : 100);
+  progress_bar_->setVisible(busy);
+}
+
 void MainWindow::showError(const QString& title, const QString& message) {
   last_error_ = message;
   statusBar()->showMessage(title + ": " + message);
   // non-blocking, so that tests (and a running simulation) carry on while it is shown
-  auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+  auto* box = new QMessageBox(QMessageBox::Warning, title, title, QMessageBox::Ok, this);
+  box->setInformativeText(message);
   box->setObjectName("errorBox");
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();

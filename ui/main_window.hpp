@@ -90,6 +90,7 @@ class MainWindow : public QMainWindow {
 
   void showRobot(const RobotDescription& robot);
   void setCurrentFile(const QString& path);
+  void setBusy(bool busy);
   void showError(const QString& title, const QString& message);
   bool confirmDiscardChanges();
 

@@ -1,6 +1,6 @@
 #include "core/algorithm/forward_dynamics.hpp"
 
-#include <stdexcept>
+#include <limits>
 
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
@@ -15,7 +15,8 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data, const Eig
   massMatrix(model, data, q);
   data.M_factor.compute(data.M);
   if (data.M_factor.info() != Eigen::Success) {
-    throw std::runtime_error("the mass matrix is not positive definite (a body without mass on a free coordinate?)");
+    data.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return data.qdd;
   }
   data.qdd = tau_actuation;
   data.qdd.noalias() -= model.K * q;

@@ -83,9 +83,9 @@ void BM_ForwardDynamics(benchmark::State& state, const char* stem) {
   w.label(state);
 }
 
-#define TENDRIL_BENCH_EXAMPLES(bm)                                \
-  BENCHMARK_CAPTURE(bm, soft_cantilever, "soft_cantilever");      \
-  BENCHMARK_CAPTURE(bm, tapered_free_fall, "tapered_free_fall");  \
+#define TENDRIL_BENCH_EXAMPLES(bm)                                   \
+  BENCHMARK_CAPTURE(bm, soft_cantilever, "soft_cantilever");         \
+  BENCHMARK_CAPTURE(bm, tapered_free_fall, "tapered_free_fall");     \
   BENCHMARK_CAPTURE(bm, hybrid_serial_robot, "hybrid_serial_robot"); \
   BENCHMARK_CAPTURE(bm, rigid_7dof_arm, "rigid_7dof_arm")
 

@@ -1,7 +1,7 @@
-// Entry point of tendril_benchmarks: records the build type and the MuJoCo version with the results.
+// Entry point of tendril_benchmarks: records the build type and the MuJoCo version with the
+// results.
 
 #include <benchmark/benchmark.h>
-
 #include <mujoco/mujoco.h>
 
 int main(int argc, char** argv) {

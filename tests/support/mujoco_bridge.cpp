@@ -1,5 +1,6 @@
 #include "tests/support/mujoco_bridge.hpp"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <algorithm>
 #include <array>
@@ -38,7 +39,8 @@ Eigen::Isometry3d bodyPlacement(const RobotDescription& robot, const LinkDesc& l
       return toIsometry(parent.rigid.tip) * toIsometry(link.origin);
     }
   }
-  throw std::invalid_argument("link '" + link.name + "' has an unknown parent '" + link.parent + "'");
+  throw std::invalid_argument("link '" + link.name + "' has an unknown parent '" + link.parent +
+                              "'");
 }
 
 //-------------------- MJCF writing
@@ -47,12 +49,23 @@ std::string escapeXml(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -115,13 +128,14 @@ class MjcfWriter {
     const std::string name = escapeXml(link.name);
     const Eigen::Isometry3d placement = bodyPlacement(robot_, link);
     const Eigen::Quaterniond quat(placement.linear());
-    out_ << pad << "<body name=\"" << name << "\" pos=\"" << numbers(Eigen::Vector3d(placement.translation()))
-         << "\" quat=\"" << numbers(std::array<double, 4>{quat.w(), quat.x(), quat.y(), quat.z()})
-         << "\">\n";
+    out_ << pad << "<body name=\"" << name << "\" pos=\""
+         << numbers(Eigen::Vector3d(placement.translation())) << "\" quat=\""
+         << numbers(std::array<double, 4>{quat.w(), quat.x(), quat.y(), quat.z()}) << "\">\n";
     const std::string axis = numbers(link.joint.axis);
     const std::string zero = "pos=\"0 0 0\" armature=\"0\" damping=\"0\" stiffness=\"0\"";
     switch (link.joint.type) {
-      case JointType::Fixed: break;
+      case JointType::Fixed:
+        break;
       case JointType::Revolute:
         out_ << pad << "  <joint name=\"" << name << "\" type=\"hinge\" axis=\"" << axis << "\" "
              << zero << "/>\n";
@@ -150,9 +164,22 @@ class MjcfWriter {
         throw std::invalid_argument("link '" + link.name +
                                     "': joint type without an exact MuJoCo equivalent");
     }
+    // principal axes computed here: MuJoCo 2.2's own diagonalisation of fullinertia is only
+    // accurate to ~1e-8 relative, which would swamp a 1e-9 comparison
     const RigidBodyDesc& body = link.rigid;
+    const auto& i = body.inertia;
+    Eigen::Matrix3d I_c;
+    I_c << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];
+    const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> principal(I_c);
+    Eigen::Matrix3d axes = principal.eigenvectors();
+    if (axes.determinant() < 0.0) {
+      axes.col(2) = -axes.col(2);
+    }
+    const Eigen::Quaterniond iquat(axes);
     out_ << pad << "  <inertial pos=\"" << numbers(body.com) << "\" mass=\"" << body.mass
-         << "\" fullinertia=\"" << numbers(body.inertia) << "\"/>\n";
+         << "\" quat=\""
+         << numbers(std::array<double, 4>{iquat.w(), iquat.x(), iquat.y(), iquat.z()})
+         << "\" diaginertia=\"" << numbers(Eigen::Vector3d(principal.eigenvalues())) << "\"/>\n";
     writeChildren(link.name, depth + 1);
     out_ << pad << "</body>\n";
   }
@@ -168,9 +195,15 @@ struct Jet {
   double v = 0.0, d = 0.0, dd = 0.0;
 };
 
-Jet operator+(const Jet& a, const Jet& b) { return {a.v + b.v, a.d + b.d, a.dd + b.dd}; }
-Jet operator-(const Jet& a, const Jet& b) { return {a.v - b.v, a.d - b.d, a.dd - b.dd}; }
-Jet operator-(const Jet& a) { return {-a.v, -a.d, -a.dd}; }
+Jet operator+(const Jet& a, const Jet& b) {
+  return {a.v + b.v, a.d + b.d, a.dd + b.dd};
+}
+Jet operator-(const Jet& a, const Jet& b) {
+  return {a.v - b.v, a.d - b.d, a.dd - b.dd};
+}
+Jet operator-(const Jet& a) {
+  return {-a.v, -a.d, -a.dd};
+}
 Jet operator*(const Jet& a, const Jet& b) {
   return {a.v * b.v, a.d * b.v + a.v * b.d, a.dd * b.v + 2.0 * a.d * b.d + a.v * b.dd};
 }
@@ -178,7 +211,9 @@ Jet reciprocal(const Jet& a) {
   const double r = 1.0 / a.v;
   return {r, -a.d * r * r, (2.0 * a.d * a.d * r - a.dd) * r * r};
 }
-Jet operator/(const Jet& a, const Jet& b) { return a * reciprocal(b); }
+Jet operator/(const Jet& a, const Jet& b) {
+  return a * reciprocal(b);
+}
 Jet sin(const Jet& a) {
   const double s = std::sin(a.v), c = std::cos(a.v);
   return {s, c * a.d, c * a.dd - s * a.d * a.d};
@@ -309,13 +344,19 @@ Eigen::Vector4d mujocoQuaternion(const Eigen::Matrix3d& R) {
 
 int jointDofCount(JointType type) {
   switch (type) {
-    case JointType::Fixed: return 0;
+    case JointType::Fixed:
+      return 0;
     case JointType::Revolute:
-    case JointType::Prismatic: return 1;
-    case JointType::Cylindrical: return 2;
-    case JointType::Spherical: return 3;
-    case JointType::Free: return 6;
-    default: return -1;
+    case JointType::Prismatic:
+      return 1;
+    case JointType::Cylindrical:
+      return 2;
+    case JointType::Spherical:
+      return 3;
+    case JointType::Free:
+      return 6;
+    default:
+      return -1;
   }
 }
 
@@ -323,7 +364,9 @@ void recordWarning(const char*) {}  // MuJoCo counts warnings in mjData; keep it
 
 }  // namespace
 
-std::string toMjcf(const RobotDescription& robot) { return MjcfWriter(robot).write(); }
+std::string toMjcf(const RobotDescription& robot) {
+  return MjcfWriter(robot).write();
+}
 
 MujocoTwin::MujocoTwin(const Model& model) : mjcf_(toMjcf(model.description)), nv_ours_(model.nv) {
   mju_user_warning = recordWarning;
@@ -340,7 +383,8 @@ MujocoTwin::MujocoTwin(const Model& model) : mjcf_(toMjcf(model.description)), n
   m_ = mj_loadXML(file, vfs.get(), error.data(), static_cast<int>(error.size()));
   mj_deleteVFS(vfs.get());
   if (m_ == nullptr) {
-    throw std::runtime_error(std::string("MuJoCo rejected the MJCF: ") + error.data() + "\n" + mjcf_);
+    throw std::runtime_error(std::string("MuJoCo rejected the MJCF: ") + error.data() + "\n" +
+                             mjcf_);
   }
   d_ = mj_makeData(m_);
 
@@ -416,7 +460,8 @@ MujocoState MujocoTwin::toMujoco(const Eigen::VectorXd& q, const Eigen::VectorXd
         x.qacc.segment<3>(link.dofadr + 3) = w_dot;
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   return x;

@@ -52,7 +52,8 @@ class MujocoTwin {
 
   /// \brief Exact image of the trajectory through (q, v, a) in MuJoCo coordinates.
   /// \param[in] q, v, a our coordinates, velocities, accelerations (dim model.nv each)
-  MujocoState toMujoco(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& a) const;
+  MujocoState toMujoco(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                       const Eigen::VectorXd& a) const;
 
   /// \brief J = d qvel / d v at q (MuJoCo nv x our nv); a permutation for hinge/slide-only trees.
   Eigen::MatrixXd velocityMap(const Eigen::VectorXd& q) const;

@@ -14,8 +14,6 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QToolBar>
-#include <QTreeWidgetItemIterator>
 
 #include "core/io/json_io.hpp"
 #include "tendril_version.hpp"

@@ -35,9 +35,9 @@ QString jointName(JointType type) {
 }
 
 QTreeWidgetItem* makeLinkItem(const LinkDesc& link, int index) {
-  auto* item = new QTreeWidgetItem(
-      {QString::fromStdString(link.name), link.kind == BodyKind::Soft ? "soft" : "rigid",
-       jointName(link.joint.type)});
+  auto* item = new QTreeWidgetItem({QString::fromStdString(link.name),
+                                    link.kind == BodyKind::Soft ? "soft" : "rigid",
+                                    jointName(link.joint.type)});
   item->setData(0, kLinkIndexRole, index);
   item->setToolTip(0, QString("parent: %1").arg(QString::fromStdString(link.parent)));
   return item;
@@ -104,6 +104,8 @@ int ModelTreePanel::linkItemCount() const {
   return count;
 }
 
-void ModelTreePanel::onSelectionChanged() { emit linkSelected(selectedLink()); }
+void ModelTreePanel::onSelectionChanged() {
+  emit linkSelected(selectedLink());
+}
 
 }  // namespace tendril

@@ -46,7 +46,9 @@ void PlotPanel::clear() {
   resetAxes();
 }
 
-int PlotPanel::seriesCount() const { return static_cast<int>(series_.size()); }
+int PlotPanel::seriesCount() const {
+  return static_cast<int>(series_.size());
+}
 
 int PlotPanel::pointCount(int series) const {
   if (series < 0 || series >= seriesCount()) {

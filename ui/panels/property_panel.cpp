@@ -5,7 +5,9 @@
 namespace tendril {
 namespace {
 
-QString number(double value) { return QString::number(value, 'g', 6); }
+QString number(double value) {
+  return QString::number(value, 'g', 6);
+}
 
 QString vector(const Vec3& v) {
   return QString("%1, %2, %3").arg(number(v[0]), number(v[1]), number(v[2]));
@@ -93,8 +95,7 @@ void PropertyPanel::showSelection(const RobotDescription& robot, int link_index)
 }
 
 QString PropertyPanel::valueOf(const QString& name) const {
-  const QList<QTreeWidgetItem*> found =
-      findItems(name, Qt::MatchExactly | Qt::MatchRecursive, 0);
+  const QList<QTreeWidgetItem*> found = findItems(name, Qt::MatchExactly | Qt::MatchRecursive, 0);
   return found.isEmpty() ? QString() : found.front()->text(1);
 }
 

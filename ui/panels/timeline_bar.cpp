@@ -68,13 +68,21 @@ void TimelineBar::setFrameCount(int count) {
   updateLabel();
 }
 
-int TimelineBar::frameCount() const { return slider_->maximum() + 1; }
+int TimelineBar::frameCount() const {
+  return slider_->maximum() + 1;
+}
 
-int TimelineBar::currentFrame() const { return slider_->value(); }
+int TimelineBar::currentFrame() const {
+  return slider_->value();
+}
 
-bool TimelineBar::isPlaying() const { return play_button_->isChecked(); }
+bool TimelineBar::isPlaying() const {
+  return play_button_->isChecked();
+}
 
-double TimelineBar::speed() const { return speed_box_->currentData().toDouble(); }
+double TimelineBar::speed() const {
+  return speed_box_->currentData().toDouble();
+}
 
 void TimelineBar::setCurrentFrame(int frame) {
   const QSignalBlocker blocker(slider_);

@@ -3,6 +3,8 @@
 #include <vtkOpenGLState.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 // clang-format on
+#include "ui/viewport/viewport_widget.hpp"
+
 #include <vtkAxesActor.h>
 #include <vtkCamera.h>
 #include <vtkCommand.h>
@@ -12,7 +14,6 @@
 #include <vtkOrientationMarkerWidget.h>
 #include <vtkRenderer.h>
 
-#include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QScopedValueRollback>
@@ -21,13 +22,12 @@
 
 #include "ui/viewport/scene/robot_scene.hpp"
 #include "ui/viewport/scene/scene_setup.hpp"
-#include "ui/viewport/viewport_widget.hpp"
 
 namespace tendril {
 namespace {
 
 constexpr int kUnscaledDpi = 72;  // vtkWindow's default
-constexpr double kAxesViewportSize = 0.16;
+constexpr double kAxesViewportSize = 0.2;
 
 }  // namespace
 
@@ -42,6 +42,7 @@ struct ViewportWidget::Impl {
   FramePtr frame;
   QSurface* surface = nullptr;  ///< Qt's surface for the context, captured in initializeGL
   bool in_paint = false;
+  bool camera_moved_by_user = false;  ///< until then, resizing refits the view
 
   explicit Impl(ViewportWidget* widget) : owner(widget) {
     styleRenderer(renderer);
@@ -158,7 +159,9 @@ QSurfaceFormat ViewportWidget::defaultSurfaceFormat() {
   return format;
 }
 
-QString ViewportWidget::vtkVersion() { return QString::fromStdString(vtkVersionString()); }
+QString ViewportWidget::vtkVersion() {
+  return QString::fromStdString(vtkVersionString());
+}
 
 bool ViewportWidget::saveScreenshot(const QString& path) {
   const QImage image = grabFramebuffer();
@@ -171,9 +174,19 @@ std::array<double, 3> ViewportWidget::cameraPosition() const {
   return position;
 }
 
-int ViewportWidget::sceneRebuildCount() const { return impl_->scene.rebuildCount(); }
+std::array<double, 3> ViewportWidget::cameraFocalPoint() const {
+  std::array<double, 3> focal_point{};
+  impl_->renderer->GetActiveCamera()->GetFocalPoint(focal_point.data());
+  return focal_point;
+}
 
-FramePtr ViewportWidget::currentFrame() const { return impl_->frame; }
+int ViewportWidget::sceneRebuildCount() const {
+  return impl_->scene.rebuildCount();
+}
+
+FramePtr ViewportWidget::currentFrame() const {
+  return impl_->frame;
+}
 
 void ViewportWidget::showFrame(FramePtr frame) {
   impl_->frame = frame;
@@ -187,13 +200,17 @@ void ViewportWidget::showFrame(FramePtr frame) {
 
 void ViewportWidget::fitView() {
   fitCamera(impl_->renderer, impl_->robotBounds());
+  impl_->camera_moved_by_user = false;
   update();
 }
 
-void ViewportWidget::resetView() { setViewDirection(ViewDirection::Isometric); }
+void ViewportWidget::resetView() {
+  setViewDirection(ViewDirection::Isometric);
+}
 
 void ViewportWidget::setViewDirection(ViewDirection direction) {
   setCameraView(impl_->renderer, direction, impl_->robotBounds());
+  impl_->camera_moved_by_user = false;
   update();
 }
 
@@ -219,6 +236,10 @@ void ViewportWidget::resizeGL(int width, int height) {
     impl_->window->SetScreenSize(screen_pixels.width(), screen_pixels.height());
   }
   impl_->window->SetDPI(qRound(kUnscaledDpi * ratio));
+  // a fit made before the first show used the wrong aspect ratio
+  if (!impl_->camera_moved_by_user) {
+    fitCamera(impl_->renderer, impl_->robotBounds());
+  }
 }
 
 void ViewportWidget::paintGL() {
@@ -257,6 +278,7 @@ void ViewportWidget::forwardMouseEvent(QMouseEvent* event, unsigned long vtk_eve
                                        modifiers.testFlag(Qt::ShiftModifier) ? 1 : 0, 0, repeat);
   interactor->SetAltKey(modifiers.testFlag(Qt::AltModifier) ? 1 : 0);
   interactor->InvokeEvent(vtk_event, event);
+  impl_->camera_moved_by_user |= vtk_event != vtkCommand::MouseMoveEvent;
   event->accept();
 }
 
@@ -297,7 +319,9 @@ void ViewportWidget::mousePressEvent(QMouseEvent* event) {
   }
 }
 
-void ViewportWidget::mouseDoubleClickEvent(QMouseEvent* event) { mousePressEvent(event); }
+void ViewportWidget::mouseDoubleClickEvent(QMouseEvent* event) {
+  mousePressEvent(event);
+}
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* event) {
   if (const unsigned long vtk_event = releaseEventFor(event->button());
@@ -319,6 +343,7 @@ void ViewportWidget::wheelEvent(QWheelEvent* event) {
   impl_->interactor->SetEventInformationFlipY(qRound(position.x()), qRound(position.y()));
   impl_->interactor->InvokeEvent(
       steps > 0 ? vtkCommand::MouseWheelForwardEvent : vtkCommand::MouseWheelBackwardEvent, event);
+  impl_->camera_moved_by_user = true;
   event->accept();
 }
 

@@ -31,6 +31,7 @@ class ViewportWidget : public QOpenGLWidget {
 
   /// \brief Camera position in world coordinates [m] (tests check that dragging rotates it).
   [[nodiscard]] std::array<double, 3> cameraPosition() const;
+  [[nodiscard]] std::array<double, 3> cameraFocalPoint() const;
 
   /// \brief How often the scene rebuilt its actors (a new structure) rather than moving them.
   [[nodiscard]] int sceneRebuildCount() const;

@@ -6,11 +6,11 @@
 #include <vtkRenderer.h>
 #include <vtkWindowToImageFilter.h>
 
-#include <cstdlib>
 #include <filesystem>
 
 #include "ui/viewport/scene/robot_scene.hpp"
 #include "ui/viewport/scene/scene_setup.hpp"
+#include "ui/viewport/scene/x_display.hpp"
 
 namespace tendril {
 namespace {
@@ -27,9 +27,8 @@ bool fail(std::string* error, const std::string& reason) {
 
 /// The reason the request cannot be rendered, or an empty string when it can.
 std::string checkRequest(const std::string& png_path, int width, int height) {
-  const char* display = std::getenv("DISPLAY");
-  if (display == nullptr || *display == '\0') {
-    return "no X display: run under xvfb-run (Debian's VTK cannot render without X)";
+  if (std::string problem = xDisplayProblem(); !problem.empty()) {
+    return problem;
   }
   if (width < kMinImageSide || height < kMinImageSide || width > kMaxImageSide ||
       height > kMaxImageSide) {
@@ -53,24 +52,23 @@ bool renderFrameToPng(const Frame& frame, const std::string& png_path, int width
     return fail(error, reason);
   }
 
-  // scene, fitted isometric view
+  // offscreen window (still an X window underneath: no EGL or OSMesa on Debian), sized first
+  // so that the camera fit knows the aspect ratio
   vtkNew<vtkRenderer> renderer;
   styleRenderer(renderer);
-  RobotScene scene(renderer);
-  scene.show(frame);
-  setCameraView(renderer, ViewDirection::Isometric, scene.robotBounds());
-
-  // offscreen window (still an X window underneath: no EGL or OSMesa on Debian)
   vtkNew<vtkRenderWindow> window;
   window->SetOffScreenRendering(1);
   window->SetSize(width, height);
   window->AddRenderer(renderer);
+
+  RobotScene scene(renderer);
+  scene.show(frame);
+  setCameraView(renderer, ViewDirection::Isometric, scene.robotBounds());
   window->Render();
 
   vtkNew<vtkWindowToImageFilter> grab;
   grab->SetInput(window);
   grab->SetInputBufferTypeToRGB();
-  grab->ReadFrontBufferOff();
   vtkNew<vtkPNGWriter> writer;
   writer->SetFileName(png_path.c_str());
   writer->SetInputConnection(grab->GetOutputPort());

@@ -15,8 +15,8 @@ namespace tendril {
 /// \param[in] height    image height [px], 16..8192
 /// \param[out] error    when non-null and rendering fails, a one-line reason
 /// \return true when the PNG was written
-/// \pre An X display: Debian's VTK has neither EGL nor OSMesa, so without DISPLAY this returns
-///      false with "no X display: run under xvfb-run" instead of letting VTK abort.
+/// \pre A reachable X display: Debian's VTK has neither EGL nor OSMesa. Without one this returns
+///      false with a reason naming xvfb-run, instead of letting VTK abort the process.
 bool renderFrameToPng(const Frame& frame, const std::string& png_path, int width, int height,
                       std::string* error);
 

@@ -333,8 +333,12 @@ void RobotScene::clear() {
   impl_->signature.reset();
 }
 
-std::optional<Bounds> RobotScene::robotBounds() const { return impl_->bounds(); }
+std::optional<Bounds> RobotScene::robotBounds() const {
+  return impl_->bounds();
+}
 
-int RobotScene::rebuildCount() const { return impl_->rebuild_count; }
+int RobotScene::rebuildCount() const {
+  return impl_->rebuild_count;
+}
 
 }  // namespace tendril

@@ -11,7 +11,8 @@ class vtkRenderer;
 
 namespace tendril {
 
-/// \brief Light gradient background, a light kit and FXAA anti-aliasing.
+/// \brief Light gradient background and a light kit. (No FXAA: it renders black offscreen with
+///        VTK 9.1 on Mesa.)
 void styleRenderer(vtkRenderer* renderer);
 
 /// \brief Looks at \p bounds from \p direction (z up; top view has y up) and fits them in view.

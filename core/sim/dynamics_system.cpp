@@ -1,0 +1,64 @@
+#include "core/sim/dynamics_system.hpp"
+
+#include "core/algorithm/actuation.hpp"
+#include "core/algorithm/forward_dynamics.hpp"
+#include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+
+namespace tendril {
+
+void FiniteDifferenceJacobian::compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q,
+                                       const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
+  Eigen::VectorXd tau(model.nv), x = q, y = v;
+  const auto qdd = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv) -> Eigen::VectorXd {
+    actuationForces(model, qq, t, tau);
+    return forwardDynamics(model, data, qq, vv, tau, t);
+  };
+  dqdd_dq.resize(model.nv, model.nq);
+  dqdd_dv.resize(model.nv, model.nv);
+  for (int i = 0; i < model.nq; ++i) {
+    x(i) = q(i) + step_;
+    const Eigen::VectorXd plus = qdd(x, v);
+    x(i) = q(i) - step_;
+    dqdd_dq.col(i) = (plus - qdd(x, v)) / (2.0 * step_);
+    x(i) = q(i);
+  }
+  for (int i = 0; i < model.nv; ++i) {
+    y(i) = v(i) + step_;
+    const Eigen::VectorXd plus = qdd(q, y);
+    y(i) = v(i) - step_;
+    dqdd_dv.col(i) = (plus - qdd(q, y)) / (2.0 * step_);
+    y(i) = v(i);
+  }
+}
+
+DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian)
+    : model_(model), data_(model), jacobian_(std::move(jacobian)), tau_(model.nv) {}
+
+const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  ++evaluations_;
+  actuationForces(model_, q, t, tau_);
+  return forwardDynamics(model_, data_, q, v, tau_, t);
+}
+
+void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
+                              Eigen::MatrixXd& dqdd_dv) {
+  ++jacobian_evaluations_;
+  jacobian_->compute(model_, data_, t, q, v, dqdd_dq, dqdd_dv);
+}
+
+Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  Energies e;
+  e.kinetic = 0.5 * v.dot(massMatrix(model_, data_, q) * v);
+  e.elastic = 0.5 * q.dot(model_.K * q);
+  const Eigen::Vector3d a_g = model_.gravity.tail<3>();
+  for (int j = 0; j < model_.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model_.joints[j];
+    if (joint.mass > 0.0) e.gravitational -= joint.mass * a_g.dot(data_.g[j].act(joint.com));
+  }
+  return e;
+}
+
+double DynamicsSystem::dissipationRate(const Eigen::VectorXd& v) const { return v.dot(model_.D * v); }
+
+}  // namespace tendril

@@ -1,0 +1,145 @@
+// Tests for core/sim/simulation.cpp and its integrators (rk4, implicit_euler, newmark, bdf).
+
+#include "core/sim/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include "core/algorithm/kinematics.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace tendril {
+namespace {
+
+double totalMechanical(const Energies& e) { return e.kinetic + e.gravitational + e.elastic; }
+
+// a rod with bending, torsion and stretch, optionally damped and under gravity
+Model softRod(double damping, bool gravity) {
+  StrainBasisDesc basis;
+  basis.order = {1, 2, 2, 0, -1, -1};
+  RobotDescription robot = test::uniformRod(0.3, 0.015, basis, 4);
+  robot.links[0].soft.divisions[0].material.damping = damping;
+  if (!gravity) robot.gravity = {0, 0, 0};
+  return buildModel(robot);
+}
+
+Eigen::VectorXd releaseVelocity(const Model& model) {
+  return Eigen::VectorXd::LinSpaced(model.nv, 0.5, -0.5);
+}
+
+TEST(SimulationTest, UndampedRodKeepsItsEnergy) {
+  const Model model = softRod(0.0, false);
+  SimulationOptions options;
+  options.t_end = 1.0;
+  options.output_interval = 0.05;
+  options.relative_tolerance = 1e-11;
+  options.absolute_tolerance = 1e-13;
+  const SimulationResult result = simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
+  ASSERT_TRUE(result.completed) << result.message;
+  const double E0 = totalMechanical(result.samples.front().energy);
+  ASSERT_GT(E0, 1e-6);
+  double worst = 0.0;
+  for (const Sample& s : result.samples) worst = std::max(worst, std::abs(totalMechanical(s.energy) - E0) / E0);
+  EXPECT_LT(worst, 1e-6);
+  EXPECT_GT(result.samples.back().energy.elastic, 1e-3 * E0);  // the energy really moved around
+}
+
+class DampedEnergyTest : public ::testing::TestWithParam<IntegratorKind> {};
+
+TEST_P(DampedEnergyTest, EnergyDecreasesAndBalancesTheDissipatedWork) {
+  const Model model = softRod(5e3, true);
+  SimulationOptions options;
+  options.integrator = GetParam();
+  options.t_end = 0.3;
+  options.output_interval = 0.01;
+  options.step = GetParam() == IntegratorKind::Rk4 ? 2e-5 : 2e-4;
+  options.relative_tolerance = 1e-9;
+  options.absolute_tolerance = 1e-11;
+  const SimulationResult result = simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
+  ASSERT_TRUE(result.completed) << result.message;
+  const double E0 = totalMechanical(result.samples.front().energy);
+  for (std::size_t k = 1; k < result.samples.size(); ++k) {
+    EXPECT_LT(totalMechanical(result.samples[k].energy), totalMechanical(result.samples[k - 1].energy) + 1e-12)
+        << "at t = " << result.samples[k].t;
+  }
+  const Energies& end = result.samples.back().energy;
+  EXPECT_GT(end.dissipated, 0.01 * std::abs(E0));
+  // the damping work accounts for the lost energy (implicit Euler dissipates numerically as well)
+  const double balance = std::abs(totalMechanical(end) + end.dissipated - E0);
+  const double allowed = GetParam() == IntegratorKind::ImplicitEuler ? 0.05 : 1e-3;
+  EXPECT_LT(balance, allowed * end.dissipated);
+}
+
+INSTANTIATE_TEST_SUITE_P(Integrators, DampedEnergyTest,
+                         ::testing::Values(IntegratorKind::Bdf, IntegratorKind::Newmark, IntegratorKind::Rk4,
+                                           IntegratorKind::ImplicitEuler),
+                         [](const auto& info) {
+                           std::string name = integratorName(info.param);
+                           std::erase(name, '-');
+                           return name;
+                         });
+
+TEST(SimulationTest, IntegratorsAgreeOnTheHybridRobot) {
+  const Model model = buildModel(test::example("hybrid_serial_robot"));
+  SimulationOptions options;
+  options.t_end = 0.05;
+  options.output_interval = 0.025;
+  options.relative_tolerance = 1e-10;
+  options.absolute_tolerance = 1e-12;
+  const Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq), v0 = Eigen::VectorXd::Zero(model.nv);
+  const SimulationResult reference = simulate(model, q0, v0, options);
+  ASSERT_TRUE(reference.completed) << reference.message;
+  const auto tip = [&](const Eigen::VectorXd& q) {
+    Data data(model);
+    forwardKinematics(model, data, q);
+    return linkTipPose(model, data, 2).p;
+  };
+  const Eigen::Vector3d tip_ref = tip(reference.samples.back().q);
+  EXPECT_GT((tip_ref - tip(q0)).norm(), 1e-3);  // it moved
+  struct Case {
+    IntegratorKind kind;
+    double step, tolerance;
+  };
+  for (const Case& c : {Case{IntegratorKind::Rk4, 1e-5, 1e-6}, Case{IntegratorKind::Newmark, 2e-4, 1e-3},
+                        Case{IntegratorKind::ImplicitEuler, 2e-4, 2e-2}}) {
+    SCOPED_TRACE(integratorName(c.kind));
+    options.integrator = c.kind;
+    options.step = c.step;
+    options.relative_tolerance = 1e-10;
+    const SimulationResult run = simulate(model, q0, v0, options);
+    ASSERT_TRUE(run.completed) << run.message;
+    EXPECT_LT((tip(run.samples.back().q) - tip_ref).norm(), c.tolerance);
+  }
+}
+
+TEST(SimulationTest, DivergenceStopsWithMessageAndKeepsSamples) {
+  const Model model = softRod(0.0, true);
+  SimulationOptions options;
+  options.integrator = IntegratorKind::Rk4;
+  options.step = 0.01;  // far beyond the stability limit of the stiff rod
+  options.min_step = 5e-3;
+  options.t_end = 1.0;
+  options.output_interval = 0.01;
+  const SimulationResult result = simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
+  EXPECT_FALSE(result.completed);
+  EXPECT_NE(result.message.find("diverged after t ="), std::string::npos) << result.message;
+  ASSERT_GE(result.samples.size(), 1u);
+  for (const Sample& s : result.samples) EXPECT_TRUE(s.q.allFinite() && s.v.allFinite());
+}
+
+TEST(SimulationTest, CallbackCancelsAndOutputsAreOnTheGrid) {
+  const Model model = softRod(1e4, true);
+  SimulationOptions options;
+  options.t_end = 1.0;
+  options.output_interval = 0.1;
+  int calls = 0;
+  const SimulationResult result =
+      simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), options, nullptr,
+               [&](const Sample&) { return ++calls < 4; });
+  EXPECT_TRUE(result.cancelled);
+  EXPECT_FALSE(result.completed);
+  ASSERT_EQ(result.samples.size(), 4u);
+  for (std::size_t k = 0; k < result.samples.size(); ++k) EXPECT_NEAR(result.samples[k].t, 0.1 * k, 1e-12);
+}
+
+}  // namespace
+}  // namespace tendril
