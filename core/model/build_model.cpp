@@ -112,6 +112,7 @@ class ModelBuilder {
     const SoftBodyDesc& soft = robot_.links[i].soft;
     int previous = info.joint;
     info.first_interval = n();
+    info.base_radius = sectionProperties(soft.divisions.front().section, 0.0).radius;
     double X_start = 0.0;
     for (std::size_t d = 0; d < soft.divisions.size(); ++d) {
       previous = addDivision(i, static_cast<int>(d), X_start, previous);

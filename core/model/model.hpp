@@ -64,6 +64,7 @@ struct LinkInfo {
   int tip = -1;          ///< virtual joint whose child frame precedes the tip
   SE3 g_tip;             ///< tip frame in that child frame
   int idx_q = 0, nq = 0; ///< all coordinates of the link (joint + rod)
+  double base_radius = 0.0;  ///< soft: section size at X = 0 (drawing)
   bool is_leaf = true;
 };
 
