@@ -1,5 +1,7 @@
 #include "app/cli_commands.hpp"
 
+#include "app/cli_args.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,107 +9,39 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
-#include <map>
-#include <optional>
 
 #include "core/io/json_io.hpp"
-#include "core/model/strain_basis.hpp"
-#include "core/model/validate.hpp"
+#include "core/model/model.hpp"
 
 namespace tendril::cli {
-namespace {
-
-struct Option {
-  std::string name;  ///< e.g. "--out"
-  bool takes_value;
-  std::string help;
-};
-
-struct Parsed {
-  std::vector<std::string> positional;
-  std::map<std::string, std::string> values;
-  bool help = false;
-  bool has(const std::string& name) const { return values.count(name) > 0; }
-};
-
-Parsed parse(const Args& args, const std::vector<Option>& options) {
-  Parsed parsed;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
-      parsed.help = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) {
-      parsed.positional.push_back(arg);
-      continue;
-    }
-    const auto option = std::find_if(options.begin(), options.end(), [&](const Option& o) { return o.name == arg; });
-    if (option == options.end()) throw UsageError{"unknown option '" + arg + "'"};
-    if (!option->takes_value) {
-      parsed.values[arg] = "";
-    } else if (i + 1 < args.size()) {
-      parsed.values[arg] = args[++i];
-    } else {
-      throw UsageError{"option '" + arg + "' needs a value"};
-    }
-  }
-  return parsed;
-}
-
-void printHelp(const std::string& synopsis, const std::vector<Option>& options) {
-  std::cout << "usage: tendril-cli " << synopsis << "\n";
-  for (const Option& o : options) {
-    std::cout << "  " << std::left << std::setw(22) << (o.name + (o.takes_value ? " VALUE" : "")) << o.help << "\n";
-  }
-}
-
-std::string modelPath(const Parsed& parsed) {
-  if (parsed.positional.size() != 1) throw UsageError{"expected exactly one MODEL.json argument"};
-  return parsed.positional.front();
-}
-
-// loads a model, printing "<file>: <pointer>: <reason>" when it is invalid
-std::optional<RobotDescription> loadOrReport(const std::string& path) {
-  try {
-    return loadRobot(path);
-  } catch (const ParseError& error) {
-    std::cerr << "tendril-cli: " << path << ": " << error.what() << "\n";
-    return std::nullopt;
-  }
-}
-
-int linkDof(const LinkDesc& link) {
-  int dof = jointDof(link.joint.type);
-  if (link.kind == BodyKind::Soft) {
-    for (const DivisionDesc& division : link.soft.divisions) dof += strainBasisDof(division.basis);
-  }
-  return dof;
-}
-
-}  // namespace
-
 int runInfo(const Args& args) {
-  const Parsed parsed = parse(args, {});
+  const std::vector<Option> options = {{"--coordinates", false, "also list every generalised coordinate"}};
+  const Parsed parsed = parse(args, options);
   if (parsed.help) {
-    printHelp("info MODEL.json", {});
+    printHelp("info MODEL.json [--coordinates]", options, "Prints the links, their degrees of freedom, inputs and loads.");
     return kExitOk;
   }
   const auto robot = loadOrReport(modelPath(parsed));
   if (!robot) return kExitBadModel;
-  int total_dof = 0;
+  const Model model = buildModel(*robot);
   std::cout << "model: " << robot->name << "\n";
-  std::cout << "gravity: [" << robot->gravity[0] << ", " << robot->gravity[1] << ", " << robot->gravity[2] << "] m/s^2\n";
+  std::cout << "gravity: [" << robot->gravity[0] << ", " << robot->gravity[1] << ", " << robot->gravity[2]
+            << "] m/s^2\n";
   std::cout << "links: " << robot->links.size() << "\n";
-  for (const LinkDesc& link : robot->links) {
-    const int dof = linkDof(link);
-    total_dof += dof;
+  for (std::size_t i = 0; i < robot->links.size(); ++i) {
+    const LinkDesc& link = robot->links[i];
     std::cout << "  " << std::left << std::setw(16) << link.name << " parent " << std::setw(12) << link.parent
               << (link.kind == BodyKind::Soft ? " soft, " + std::to_string(link.soft.divisions.size()) + " division(s)"
                                               : " rigid")
-              << ", " << dof << " dof\n";
+              << ", " << model.links[i].nq << " dof\n";
   }
-  std::cout << "degrees of freedom: " << total_dof << "\n";
+  std::cout << "cables: " << robot->cables.size() << ", point loads: " << robot->point_loads.size()
+            << ", joint inputs: " << robot->joint_inputs.size() << "\n";
+  std::cout << "virtual joints (computational points): " << model.n_vjoints() << "\n";
+  std::cout << "degrees of freedom: " << model.nq << "\n";
+  if (parsed.has("--coordinates")) {
+    for (int i = 0; i < model.nq; ++i) std::cout << "  " << i << "  " << model.coordinate_names[i] << "\n";
+  }
   return kExitOk;
 }
 
@@ -141,9 +75,9 @@ int runRender(const Args& args, const std::string& argv0) {
     return kExitFailure;
   }
   std::vector<std::string> call = {renderer.string(), model};
-  for (const auto& [name, value] : parsed.values) {
+  for (const auto& [name, values] : parsed.values) {
     call.push_back(name);
-    call.push_back(value);
+    call.push_back(values.back());
   }
   std::vector<char*> argv;
   for (std::string& s : call) argv.push_back(s.data());

@@ -23,5 +23,8 @@ using Args = std::vector<std::string>;
 int runInfo(const Args& args);
 int runValidate(const Args& args);
 int runRender(const Args& args, const std::string& argv0);
+int runStatics(const Args& args);
+int runSimulate(const Args& args);
+int runBench(const Args& args);
 
 }  // namespace tendril::cli

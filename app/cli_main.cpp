@@ -14,6 +14,9 @@ constexpr const char* kUsage = R"(usage: tendril-cli [--version] [--help] <comma
 Commands:
   info MODEL.json        print a summary of a model (links, joints, degrees of freedom)
   validate MODEL.json    check a model; prints "ok" or "<json pointer>: <reason>"
+  statics MODEL.json     solve the static equilibrium under gravity, loads and inputs
+  simulate MODEL.json    integrate the dynamics, write the trajectory as CSV
+  bench MODEL.json       time kinematics, inverse/forward dynamics and the mass matrix
   render MODEL.json --out shot.png [--width W] [--height H]
                          render the model at rest to a PNG (needs an X display: xvfb-run)
 
@@ -46,6 +49,9 @@ int main(int argc, char** argv) {
     if (command == "info") return runInfo(args);
     if (command == "validate") return runValidate(args);
     if (command == "render") return runRender(args, argv[0]);
+    if (command == "statics") return runStatics(args);
+    if (command == "simulate") return runSimulate(args);
+    if (command == "bench") return runBench(args);
     throw UsageError{command.rfind("-", 0) == 0 ? "unknown option '" + command + "' (see tendril-cli --help)"
                                                  : "unknown command '" + command + "' (see tendril-cli --help)"};
   } catch (const UsageError& error) {

@@ -454,6 +454,7 @@ RobotDescription readRobot(const Json& json) {
   in.rejectUnknownKeys();
   if (const auto problem = findTopologyProblem(robot)) throw ParseError(problem->pointer, problem->reason);
   if (const auto problem = findReferenceProblem(robot)) throw ParseError(problem->pointer, problem->reason);
+  if (const auto problem = findDiscretisationProblem(robot)) throw ParseError(problem->pointer, problem->reason);
   return robot;
 }
 

@@ -59,6 +59,7 @@ class ModelBuilder {
   Model build() {
     if (const auto problem = findTopologyProblem(robot_)) throw ParseError(problem->pointer, problem->reason);
     if (const auto problem = findReferenceProblem(robot_)) throw ParseError(problem->pointer, problem->reason);
+    if (const auto problem = findDiscretisationProblem(robot_)) throw ParseError(problem->pointer, problem->reason);
     parent_ = parentIndices(robot_);
     for (const CableDesc& cable : robot_.cables) model_.cables.push_back({cable.name, cable.tension, {}});
     model_.links.resize(robot_.links.size());

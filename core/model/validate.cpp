@@ -1,5 +1,6 @@
 #include "core/model/validate.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace tendril {
@@ -98,6 +99,22 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
         (load.abscissa < 0.0 || load.abscissa > softLinkLength(*link) + 1e-12)) {
       return DescriptionProblem{at + "/abscissa", "must lie on the rod, in [0, " +
                                                       std::to_string(softLinkLength(*link)) + "] m, or be -1 (tip)"};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescription& robot) {
+  for (std::size_t i = 0; i < robot.links.size(); ++i) {
+    if (robot.links[i].kind != BodyKind::Soft) continue;
+    const auto& divisions = robot.links[i].soft.divisions;
+    for (std::size_t d = 0; d < divisions.size(); ++d) {
+      const int modes = *std::max_element(divisions[d].basis.order.begin(), divisions[d].basis.order.end()) + 1;
+      if (divisions[d].gauss_points < modes) {
+        return DescriptionProblem{linkPointer(i, ("soft/divisions/" + std::to_string(d) + "/gauss_points").c_str()),
+                                  "needs at least " + std::to_string(modes) +
+                                      " Gauss points to resolve a strain of order " + std::to_string(modes - 1)};
+      }
     }
   }
   return std::nullopt;

@@ -24,6 +24,10 @@ std::optional<DescriptionProblem> findTopologyProblem(const RobotDescription& ro
 ///        absent division, a load beyond the rod, a joint input on a missing coordinate.
 std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& robot);
 
+/// \brief First division whose Gauss points cannot resolve its basis: fewer points than modes of
+///        a strain component makes the stiffness matrix singular.
+std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescription& robot);
+
 /// \brief Total length of a soft link [m].
 double softLinkLength(const LinkDesc& link);
 

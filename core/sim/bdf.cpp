@@ -31,6 +31,7 @@ class BdfStepper final : public Stepper {
     toEigen(y_).head(n_) = q0;
     toEigen(y_).tail(n_) = v0;
     NV_Ith_S(quadrature_, 0) = 0.0;
+    dissipated_ = 0.0;
     memory_ = CVodeCreate(CV_BDF, context_);
     CVodeInit(memory_, rightHandSide, t0, y_);
     CVodeSetUserData(memory_, this);
@@ -58,14 +59,12 @@ class BdfStepper final : public Stepper {
       error = last_error_.empty() ? std::string("CVODE failed: ") + CVodeGetReturnFlagName(flag) : last_error_;
       return false;
     }
+    double t = 0.0;
+    if (CVodeGetQuad(memory_, &t, quadrature_) == CV_SUCCESS) dissipated_ = NV_Ith_S(quadrature_, 0);
     return true;
   }
 
-  double dissipated() const override {
-    double t = 0.0;
-    CVodeGetQuad(memory_, &t, quadrature_);
-    return NV_Ith_S(quadrature_, 0);
-  }
+  double dissipated() const override { return dissipated_; }
 
   long steps() const override {
     long steps = 0;
@@ -141,6 +140,7 @@ class BdfStepper final : public Stepper {
   Eigen::VectorXd q_, v_;
   Eigen::MatrixXd dqdd_dq_, dqdd_dv_;
   std::string last_error_;
+  double dissipated_ = 0.0;  ///< damping work at the last output time
 };
 
 }  // namespace

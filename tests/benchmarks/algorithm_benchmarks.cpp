@@ -3,6 +3,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/kinematics.hpp"
@@ -36,7 +41,7 @@ namespace {
 
 //-------------------- every bundled example, per call
 
-void BM_ForwardKinematics(benchmark::State& state, const char* stem) {
+void BM_ForwardKinematics(benchmark::State& state, const std::string& stem) {
   Workspace w(test::example(stem));
   for (auto _ : state) {
     forwardKinematics(*w.model, *w.data, w.x.q);
@@ -46,7 +51,7 @@ void BM_ForwardKinematics(benchmark::State& state, const char* stem) {
   w.label(state);
 }
 
-void BM_ForwardKinematicsVelocity(benchmark::State& state, const char* stem) {
+void BM_ForwardKinematicsVelocity(benchmark::State& state, const std::string& stem) {
   Workspace w(test::example(stem));
   for (auto _ : state) {
     forwardKinematics(*w.model, *w.data, w.x.q, w.x.v);
@@ -56,7 +61,7 @@ void BM_ForwardKinematicsVelocity(benchmark::State& state, const char* stem) {
   w.label(state);
 }
 
-void BM_InverseDynamics(benchmark::State& state, const char* stem) {
+void BM_InverseDynamics(benchmark::State& state, const std::string& stem) {
   Workspace w(test::example(stem));
   for (auto _ : state) {
     benchmark::DoNotOptimize(inverseDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
@@ -65,7 +70,7 @@ void BM_InverseDynamics(benchmark::State& state, const char* stem) {
   w.label(state);
 }
 
-void BM_MassMatrix(benchmark::State& state, const char* stem) {
+void BM_MassMatrix(benchmark::State& state, const std::string& stem) {
   Workspace w(test::example(stem));
   for (auto _ : state) {
     benchmark::DoNotOptimize(massMatrix(*w.model, *w.data, w.x.q).data());
@@ -74,7 +79,7 @@ void BM_MassMatrix(benchmark::State& state, const char* stem) {
   w.label(state);
 }
 
-void BM_ForwardDynamics(benchmark::State& state, const char* stem) {
+void BM_ForwardDynamics(benchmark::State& state, const std::string& stem) {
   Workspace w(test::example(stem));
   for (auto _ : state) {
     benchmark::DoNotOptimize(forwardDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
@@ -82,18 +87,6 @@ void BM_ForwardDynamics(benchmark::State& state, const char* stem) {
   }
   w.label(state);
 }
-
-#define TENDRIL_BENCH_EXAMPLES(bm)                                   \
-  BENCHMARK_CAPTURE(bm, soft_cantilever, "soft_cantilever");         \
-  BENCHMARK_CAPTURE(bm, tapered_free_fall, "tapered_free_fall");     \
-  BENCHMARK_CAPTURE(bm, hybrid_serial_robot, "hybrid_serial_robot"); \
-  BENCHMARK_CAPTURE(bm, rigid_7dof_arm, "rigid_7dof_arm")
-
-TENDRIL_BENCH_EXAMPLES(BM_ForwardKinematics);
-TENDRIL_BENCH_EXAMPLES(BM_ForwardKinematicsVelocity);
-TENDRIL_BENCH_EXAMPLES(BM_InverseDynamics);
-TENDRIL_BENCH_EXAMPLES(BM_MassMatrix);
-TENDRIL_BENCH_EXAMPLES(BM_ForwardDynamics);
 
 //-------------------- scaling with the computational points of one rod
 // arguments: Gauss points per division, divisions; N = virtual joints = divisions (gauss + 1)
@@ -138,4 +131,27 @@ BENCHMARK(BM_RodMassMatrix)
     ->Complexity(benchmark::oAuto);
 
 }  // namespace
+
+void registerExampleBenchmarks() {
+  // every bundled example, so a new one is timed without editing this file
+  std::vector<std::string> stems;
+  for (const auto& entry : std::filesystem::directory_iterator(TENDRIL_EXAMPLES_DIR)) {
+    if (entry.path().extension() == ".json") {
+      stems.push_back(entry.path().stem().string());
+    }
+  }
+  std::sort(stems.begin(), stems.end());
+  const std::pair<const char*, void (*)(benchmark::State&, const std::string&)> algorithms[] = {
+      {"BM_ForwardKinematics", BM_ForwardKinematics},
+      {"BM_ForwardKinematicsVelocity", BM_ForwardKinematicsVelocity},
+      {"BM_InverseDynamics", BM_InverseDynamics},
+      {"BM_MassMatrix", BM_MassMatrix},
+      {"BM_ForwardDynamics", BM_ForwardDynamics}};
+  for (const auto& [name, bm] : algorithms) {
+    for (const std::string& stem : stems) {
+      benchmark::RegisterBenchmark((std::string(name) + "/" + stem).c_str(), bm, stem);
+    }
+  }
+}
+
 }  // namespace tendril::bench

@@ -31,6 +31,9 @@ struct Workspace {
 /// \brief One soft rod along x, fixed at the world, split into equal divisions.
 RobotDescription dividedRod(int divisions, int gauss_points);
 
+/// \brief Registers the per-call benchmarks for every resources/examples/*.json.
+void registerExampleBenchmarks();
+
 /// \brief A serial chain of n rigid revolute links with varied axes (test::rigidLink).
 RobotDescription revoluteChain(int n);
 

@@ -4,11 +4,14 @@
 #include <benchmark/benchmark.h>
 #include <mujoco/mujoco.h>
 
+#include "tests/benchmarks/bench_support.hpp"
+
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
     return 1;
   }
+  tendril::bench::registerExampleBenchmarks();
   benchmark::AddCustomContext("tendril_build_type", TENDRIL_BENCH_BUILD_TYPE);
   benchmark::AddCustomContext("mujoco_version", mj_versionString());
   benchmark::RunSpecifiedBenchmarks();

@@ -7,6 +7,7 @@
 #include <Eigen/Geometry>
 #include <cmath>
 #include <functional>
+#include <numbers>
 #include <random>
 
 #include "core/algorithm/forward_dynamics.hpp"
@@ -38,12 +39,12 @@ Vec3 randomVec3(std::mt19937& rng, double scale) {
 // principal moments in [s, 2s] always satisfy the triangle inequality; principal axes random
 std::array<double, 6> randomInertia(std::mt19937& rng, double s) {
   std::uniform_real_distribution<double> moment(s, 2.0 * s);
-  const Vec3 rpy = randomVec3(rng, M_PI);
+  const Vec3 rpy = randomVec3(rng, std::numbers::pi);
   const Eigen::Matrix3d Q = (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) *
                              Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
                              Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
                                 .toRotationMatrix();
-  const Eigen::Vector3d d(moment(rng), moment(rng), moment(rng));
+  const Eigen::Vector3d d{moment(rng), moment(rng), moment(rng)};  // braces: left to right
   const Eigen::Matrix3d I = Q * d.asDiagonal() * Q.transpose();
   return {I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)};
 }
@@ -57,12 +58,12 @@ LinkDesc randomRigidLink(std::mt19937& rng, const std::string& name, const std::
   link.joint.type = type;
   link.joint.axis = randomVec3(rng, 1.0);  // not normalised: both engines normalise
   link.origin.position = randomVec3(rng, 0.1);
-  link.origin.rpy = randomVec3(rng, M_PI);
+  link.origin.rpy = randomVec3(rng, std::numbers::pi);
   link.rigid.mass = mass(rng);
   link.rigid.com = randomVec3(rng, 0.1);
   link.rigid.inertia = randomInertia(rng, 2e-3);
   link.rigid.tip.position = randomVec3(rng, 0.2);
-  link.rigid.tip.rpy = randomVec3(rng, M_PI);
+  link.rigid.tip.rpy = randomVec3(rng, std::numbers::pi);
   return link;
 }
 

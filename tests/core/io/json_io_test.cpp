@@ -137,6 +137,7 @@ const BrokenCase kBrokenCases[] = {
         BrokenCase{"bad_magnus.json", "/links/0/soft/magnus_order", "2 or 4"},
         BrokenCase{"gauss_zero.json", "/links/0/soft/divisions/0/gauss_points", "[1, 30]"},
         BrokenCase{"radius_negative.json", "/links/0/soft/divisions/0/section/radius/1", "must be positive"},
+        BrokenCase{"too_few_gauss_points.json", "/links/0/soft/divisions/0/gauss_points", "at least 4 Gauss points"},
         BrokenCase{"missing_file.json", "", "cannot open"}};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BrokenModelTest, ::testing::ValuesIn(kBrokenCases),

@@ -1,0 +1,33 @@
+#pragma once
+// Trajectories as CSV: one row per recorded instant, with a header naming every column, so that a
+// spreadsheet, numpy.genfromtxt(names=True) or pandas.read_csv reads them directly.
+//
+// Columns: t, q:<coordinate name>..., v:<coordinate name>..., then for every leaf link
+// tip:<link>:x, y, z (world position [m]) and qw, qx, qy, qz (orientation quaternion), then
+// kinetic, gravitational, elastic, dissipated (energies [J]).
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/model/model.hpp"
+#include "core/sim/simulation.hpp"
+
+namespace tendril {
+
+/// \brief The CSV text of a trajectory (full double precision, "." decimal separator).
+std::string trajectoryCsv(const Model& model, const std::vector<Sample>& samples);
+
+/// \brief Writes trajectoryCsv atomically.
+void saveTrajectoryCsv(const Model& model, const std::vector<Sample>& samples, const std::filesystem::path& path);
+
+/// \brief A trajectory read back: the column names and the rows of numbers.
+struct CsvTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<double>> rows;
+};
+
+/// \brief Reads a CSV written by saveTrajectoryCsv. \throw std::runtime_error naming the line
+CsvTable loadCsv(const std::filesystem::path& path);
+
+}  // namespace tendril

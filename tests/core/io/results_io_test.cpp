@@ -1,0 +1,60 @@
+// Tests for core/io/results_io.cpp.
+
+#include "core/io/results_io.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/test_models.hpp"
+
+namespace tendril {
+namespace {
+
+TEST(ResultsIoTest, TrajectoryRoundTripsAtFullPrecision) {
+  const Model model = buildModel(test::example("hybrid_serial_robot"));
+  SimulationOptions options;
+  options.t_end = 0.05;
+  options.output_interval = 0.01;
+  const SimulationResult result =
+      simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), options);
+  ASSERT_TRUE(result.completed) << result.message;
+  const auto path = std::filesystem::temp_directory_path() / "tendril_results_io_test.csv";
+  saveTrajectoryCsv(model, result.samples, path);
+  const CsvTable table = loadCsv(path);
+  std::filesystem::remove(path);
+
+  const std::size_t leaves = 1;  // the soft link at the end of the chain
+  ASSERT_EQ(table.columns.size(), 1 + 2 * static_cast<std::size_t>(model.nq) + 7 * leaves + 4);
+  EXPECT_EQ(table.columns[1], "q:" + model.coordinate_names[0]);
+  EXPECT_EQ(table.columns.back(), "dissipated");
+  ASSERT_EQ(table.rows.size(), result.samples.size());
+  for (std::size_t k = 0; k < table.rows.size(); ++k) {
+    const Sample& s = result.samples[k];
+    EXPECT_EQ(table.rows[k][0], s.t);
+    for (int i = 0; i < model.nq; ++i) {
+      EXPECT_EQ(table.rows[k][1 + i], s.q(i));
+      EXPECT_EQ(table.rows[k][1 + model.nq + i], s.v(i));
+    }
+    EXPECT_EQ(table.rows[k].back(), s.energy.dissipated);
+  }
+}
+
+TEST(ResultsIoTest, MalformedCsvNamesTheLine) {
+  const auto path = std::filesystem::temp_directory_path() / "tendril_results_bad.csv";
+  {
+    std::ofstream file(path);
+    file << "t,x\n0,1\n0.1,oops\n";
+  }
+  try {
+    loadCsv(path);
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_NE(std::string(error.what()).find(":3: not a number"), std::string::npos) << error.what();
+  }
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace tendril
