@@ -6,6 +6,7 @@
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "tendril_version.hpp"
@@ -22,6 +23,24 @@ bool asksForVersion(int argc, char* argv[]) {
     }
   }
   return false;
+}
+
+constexpr const char* kUsage =
+    "usage: tendril [MODEL.json] [--screenshot OUT.png] [--version] [--help]\n"
+    "Design and simulate hybrid soft-rigid robots. Opens MODEL.json, or the default example.\n"
+    "Headless runs: tendril-cli --help\n";
+
+bool hasFlag(int argc, char* argv[], const char* flag, const char* alias) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], flag) == 0 || std::strcmp(argv[i], alias) == 0) return true;
+  }
+  return false;
+}
+
+// Qt aborts without a platform to draw on: say so in one line instead
+bool haveDisplay() {
+  const auto set = [](const char* name) { return std::getenv(name) && *std::getenv(name); };
+  return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
 }
 
 void scheduleScreenshot(tendril::MainWindow& window, const QString& path) {
@@ -41,6 +60,14 @@ int main(int argc, char* argv[]) {
   if (asksForVersion(argc, argv)) {
     std::printf("tendril %s\n", TENDRIL_VERSION);
     return 0;
+  }
+  if (hasFlag(argc, argv, "--help", "-h")) {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+  if (!haveDisplay()) {
+    std::fprintf(stderr, "tendril: no display available (DISPLAY is not set); use tendril-cli for headless runs\n");
+    return 1;
   }
   // VTK needs a 3.2 core-profile context: this must precede QApplication
   QSurfaceFormat::setDefaultFormat(tendril::ViewportWidget::defaultSurfaceFormat());
