@@ -67,17 +67,23 @@ run_app() {
   fi
   say "no display available (DISPLAY is '${DISPLAY:-}'): running the example headless with tendril-cli"
   "$BUILD_DIR/app/tendril-cli" info "$DEFAULT_EXAMPLE"
+  "$BUILD_DIR/app/tendril-cli" simulate "$DEFAULT_EXAMPLE" --t-end 1 --quiet
 }
 
 run_tests() {
   # the engine's tests once more under AddressSanitizer + UBSan (the broken-model corpus above all)
   say "building the engine tests with AddressSanitizer in $ASAN_BUILD_DIR"
-  cmake -S "$ROOT" -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTENDRIL_SANITIZE=ON \
+  # -O1 without debug info: a quarter of the compile time of RelWithDebInfo, same findings
+  cmake -S "$ROOT" -B "$ASAN_BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g0" -DTENDRIL_SANITIZE=ON \
     -DTENDRIL_BUILD_GUI=OFF -DTENDRIL_BUILD_BENCHMARKS=OFF >/dev/null
   cmake --build "$ASAN_BUILD_DIR" -j "$JOBS" --target tendril_core_tests
   say "running the test suite (GUI tests under Xvfb)"
   local status=0
-  ASAN_OPTIONS=detect_leaks=1 "$ASAN_BUILD_DIR/tests/tendril_core_tests" --gtest_brief=1 || status=$?
+  # the long fixed-step integrations run ~40x slower under the sanitizers: they run in the Release
+  # suite below; every other engine test (BDF/CVODE included) runs here too
+  ASAN_OPTIONS=detect_leaks=1 "$ASAN_BUILD_DIR/tests/tendril_core_tests" --gtest_brief=1 \
+    --gtest_filter="-SimulationTest.IntegratorsAgreeOnTheHybridRobot:SimulationTest.UndampedRodKeepsItsEnergy:*DampedEnergyTest.*/newmark:*DampedEnergyTest.*/rk4:*DampedEnergyTest.*/impliciteuler" \
+    || status=$?
   xvfb-run -a -s "-screen 0 1280x800x24" \
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600 || status=$?
   return $status

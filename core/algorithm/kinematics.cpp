@@ -32,13 +32,17 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
     data.Z[j] = joint.h * joint.Phi_z1;
   }
   data.g_local[j] = exp(data.Omega[j]);
+  if (joint.constant_subspace) {
+    data.S[j] = joint.Phi;  // T(Phi q) Phi = Phi: no tangent operator needed
+    return;
+  }
   data.T[j] = dexp(data.Omega[j]);
   data.S[j].noalias() = data.T[j] * data.Z[j];
 }
 
 // S-dot = T-dot Z + T Z-dot (C21); Z-dot vanishes for rigid joints and 2nd-order Magnus
 void jointVelocity(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j, Data& data, int j) {
-  if (joint.nq == 0) return;
+  if (joint.nq == 0 || joint.constant_subspace) return;  // S-dot stays 0
   const Vector6d Omega_dot = data.Z[j] * v_j;
   Matrix6d T, T_dot;
   dexpAndDot(data.Omega[j], Omega_dot, T, T_dot);
@@ -77,6 +81,19 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
     Vector6d eta_plus = joint.parent < 0 ? Vector6d::Zero() : applyAdInv(joint.g_fixed, data.eta[joint.parent]);
     eta_plus.noalias() += data.S[j] * v_j;
     data.eta[j] = applyAdInv(data.g_local[j], eta_plus);
+  }
+}
+
+void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen::MatrixXd> J) {
+  J.setZero();
+  // X: pose of frame j in the base frame of joint i, for i walking from j to the root
+  SE3 X = data.g_local[j];
+  for (int i = j;;) {
+    const VirtualJoint& joint = model.joints[i];
+    if (joint.nq > 0) J.middleCols(joint.idx_q, joint.nq).noalias() += AdInv(X) * data.S[i];
+    if (joint.parent < 0) break;
+    X = data.g_local[joint.parent] * (joint.g_fixed * X);
+    i = joint.parent;
   }
 }
 

@@ -19,6 +19,11 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                        const Eigen::Ref<const Eigen::VectorXd>& v);
 
+/// \brief Geometric Jacobian of child frame j, expressed in it: eta_j = J v (theory-gvs.md (2b)).
+///        Only the columns of j's ancestors are non-zero. \pre forwardKinematics(model, data, q) ran.
+/// \param[out] J 6 x nv, overwritten
+void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen::MatrixXd> J);
+
 /// \brief Pose of a link's tip frame in world. \pre forwardKinematics(model, data, q) ran.
 SE3 linkTipPose(const Model& model, const Data& data, int link);
 

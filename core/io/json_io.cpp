@@ -272,6 +272,7 @@ StrainBasisDesc readBasis(const Json& json, const std::string& pointer) {
 DivisionDesc readDivision(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   DivisionDesc division;
+  if (const Json* origin = in.optional("origin")) division.origin = readPlacement(*origin, in.at("origin"));
   division.length = in.positive("length");
   division.section = readSection(in.required("section"), in.at("section"));
   division.material = readMaterial(in.required("material"), in.at("material"));
@@ -497,12 +498,15 @@ Json writeLink(const LinkDesc& link) {
     material["damping"] = d.material.damping;
     Json order;
     for (int i = 0; i < 6; ++i) order[kStrainNames[i]] = d.basis.order[i];
-    divisions.push_back(Json{{"length", d.length},
-                             {"section", section},
-                             {"material", material},
-                             {"basis", Json{{"family", kBasisNames.at(d.basis.family)}, {"order", order}}},
-                             {"reference_strain", d.reference_strain},
-                             {"gauss_points", d.gauss_points}});
+    Json division;
+    if (d.origin != Placement{}) division["origin"] = writePlacement(d.origin);
+    division["length"] = d.length;
+    division["section"] = section;
+    division["material"] = material;
+    division["basis"] = Json{{"family", kBasisNames.at(d.basis.family)}, {"order", order}};
+    division["reference_strain"] = d.reference_strain;
+    division["gauss_points"] = d.gauss_points;
+    divisions.push_back(division);
   }
   out["soft"] = Json{{"magnus_order", link.soft.magnus_order}, {"divisions", divisions}};
   return out;

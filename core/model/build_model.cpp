@@ -89,6 +89,7 @@ class ModelBuilder {
     joint.g_fixed = (p < 0 ? SE3::Identity() : model_.links[p].g_tip) * toSE3(link.origin);
     joint.Phi = jointBasis(link.joint);
     joint.nq = static_cast<int>(joint.Phi.cols());
+    joint.constant_subspace = commutes(joint.Phi);
     joint.idx_q = model_.nq;
     for (int k = 0; k < joint.nq; ++k) model_.coordinate_names.push_back(link.name + "/joint/" + std::to_string(k));
     model_.nq += joint.nq;
@@ -152,6 +153,7 @@ class ModelBuilder {
       joint.kind = VirtualJointKind::RodInterval;
       joint.link = link;
       joint.parent = previous;
+      if (a == 0) joint.g_fixed = toSE3(division.origin);
       joint.idx_q = idx;
       joint.nq = ndof;
       joint.magnus_order = robot_.links[link].soft.magnus_order;
@@ -301,6 +303,15 @@ class ModelBuilder {
 };
 
 }  // namespace
+
+bool commutes(const Matrix6Xd& Phi) {
+  for (Eigen::Index a = 0; a < Phi.cols(); ++a) {
+    for (Eigen::Index b = a + 1; b < Phi.cols(); ++b) {
+      if (ad(Vector6d(Phi.col(a)), Vector6d(Phi.col(b))).norm() > 1e-14) return false;
+    }
+  }
+  return true;
+}
 
 Matrix6Xd jointBasis(const JointDesc& joint) {
   const Eigen::Vector3d axis = Eigen::Vector3d(joint.axis.data()).normalized();

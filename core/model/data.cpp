@@ -27,7 +27,8 @@ Data::Data(const Model& model) {
   M = Eigen::MatrixXd::Zero(model.nv, model.nv);
   qdd = Eigen::VectorXd::Zero(model.nv);
   bias = Eigen::VectorXd::Zero(model.nv);
-  M_factor = Eigen::LLT<Eigen::MatrixXd>(model.nv);
+  // compute() sizes the factor and sets its status (the sizing constructor leaves the status unset)
+  M_factor.compute(Eigen::MatrixXd::Identity(model.nv, model.nv));
   scratch_6n = Matrix6Xd::Zero(6, max_nq);
 }
 

@@ -19,7 +19,7 @@ struct Data {
   std::vector<SE3> g_local;      ///< exp(Omega_j): child frame in the joint base   (n_vjoints)
   std::vector<SE3> g;            ///< child frame j in world                       (n_vjoints)
   std::vector<Matrix6Xd> Z;      ///< dOmega_j/dq_j                                 (n_vjoints; 6 x nq_j)
-  std::vector<Matrix6d> T;       ///< tangent operator T(Omega_j)                   (n_vjoints)
+  std::vector<Matrix6d> T;       ///< T(Omega_j); not computed for constant-subspace joints (n_vjoints)
   std::vector<Matrix6Xd> S;      ///< motion subspace T Z, in the joint base frame  (n_vjoints; 6 x nq_j)
   std::vector<Vector6d> xi_z1, xi_z2;  ///< strains at the collocation points (rod intervals)
 

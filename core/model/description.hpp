@@ -80,6 +80,7 @@ struct StrainBasisDesc {
 };
 
 struct DivisionDesc {
+  Placement origin;     ///< start of the division in the end frame of the previous one (or the link frame)
   double length = 0.5;  ///< [m]
   CrossSectionDesc section;
   MaterialDesc material;

@@ -38,6 +38,9 @@ struct VirtualJoint {
 
   // rigid: motion basis
   Matrix6Xd Phi;  ///< 6 x nq, columns are unit screws in the joint base frame
+  /// Phi's columns commute (fixed, revolute, prismatic, helical, cylindrical joints): then
+  /// T(Phi q) Phi = Phi, so S = Phi and S-dot = 0 at every q (theory-gvs.md 2.1 table)
+  bool constant_subspace = false;
 
   // rod interval: strain bases at the collocation points (order 4: the two Zanna points;
   // order 2: Phi_z1 holds the midpoint)
@@ -120,6 +123,9 @@ using ModelPtr = std::shared_ptr<const Model>;
 /// \brief Compiles a description. \throw ParseError (core/io/json_io.hpp) naming the JSON pointer
 ///        of a physically invalid value not caught by parsing (e.g. a singular inertia).
 Model buildModel(const RobotDescription& robot);
+
+/// \brief Whether the columns of a motion basis commute pairwise (ad_a b = 0).
+bool commutes(const Matrix6Xd& Phi);
 
 /// \brief Motion basis Phi (6 x dof) of a rigid joint, in its joint frame (theory-gvs.md 2.1 table).
 Matrix6Xd jointBasis(const JointDesc& joint);

@@ -111,14 +111,15 @@ void BM_RodMassMatrix(benchmark::State& state) {
   w.label(state);
 }
 
-// one division, more Gauss points: nv fixed (9), N grows
+// one division, more Gauss points: nv fixed (9), N grows; from 3, the fewest that resolve a
+// strain of order 2 (buildModel rejects fewer)
 BENCHMARK(BM_RodInverseDynamics)
     ->Name("BM_RodInverseDynamics/gauss_points")
-    ->ArgsProduct({{2, 3, 5, 8, 12, 16, 20, 25, 30}, {1}})
+    ->ArgsProduct({{3, 5, 8, 12, 16, 20, 25, 30}, {1}})
     ->Complexity(benchmark::oN);
 BENCHMARK(BM_RodMassMatrix)
     ->Name("BM_RodMassMatrix/gauss_points")
-    ->ArgsProduct({{2, 3, 5, 8, 12, 16, 20, 25, 30}, {1}})
+    ->ArgsProduct({{3, 5, 8, 12, 16, 20, 25, 30}, {1}})
     ->Complexity(benchmark::oAuto);
 // five Gauss points, more divisions: nv = 9 per division grows with N
 BENCHMARK(BM_RodInverseDynamics)

@@ -74,6 +74,8 @@ RobotDescription randomHybrid(unsigned seed) {
       DivisionDesc second = division;
       second.basis.family = families[(i / 3 + seed + 1) % 6];
       second.section.shape = SectionShape::Rectangular;
+      second.origin.position = {0.0, 0.01, 0.0};
+      second.origin.rpy = {0.1, 0.0, -0.2};
       link.soft.divisions = {division, second};
     }
     names.push_back(name);

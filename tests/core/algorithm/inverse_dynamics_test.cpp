@@ -50,6 +50,21 @@ TEST(KinematicsTest, TwistsMatchFiniteDifferencesOfPoses) {
   }
 }
 
+TEST(KinematicsTest, FrameJacobiansMapVelocitiesToTwists) {
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model);
+    const test::State x = randomState(model, 19);
+    forwardKinematics(model, data, x.q, x.v);
+    Eigen::MatrixXd J(6, model.nv);
+    for (int j = 0; j < model.n_vjoints(); ++j) {
+      frameJacobian(model, data, j, J);
+      EXPECT_LT((J * x.v - data.eta[j]).norm(), 1e-12 * std::max(1.0, data.eta[j].norm())) << "frame " << j;
+    }
+  }
+}
+
 TEST(KinematicsTest, AccelerationsMatchFiniteDifferencesOfTwists) {
   for (auto [name, robot] : modelsUnderTest()) {
     SCOPED_TRACE(name);
