@@ -12,7 +12,7 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data, const Eig
                                        const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t) {
   data.qdd.setZero();
   data.bias = inverseDynamics(model, data, q, v, data.qdd, t);
-  massMatrix(model, data, q);
+  massMatrixFromKinematics(model, data);  // inverseDynamics left the kinematics of q in data
   data.M_factor.compute(data.M);
   if (data.M_factor.info() != Eigen::Success) {
     data.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());

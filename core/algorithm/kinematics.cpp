@@ -1,5 +1,6 @@
 #include "core/algorithm/kinematics.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -13,8 +14,24 @@ void checkSize(Eigen::Index actual, int expected, const char* name) {
   }
 }
 
+// exp(q [a; v]) for a unit (or zero) axis a and v parallel to a: Rodrigues, and p = q v
+SE3 singleScrewExp(const Vector6d& screw, double q) {
+  SE3 g;
+  g.p = q * screw.tail<3>();
+  const Eigen::Vector3d a = screw.head<3>();
+  if (a.isZero(0.0)) return g;
+  const double s = std::sin(q), c = std::cos(q);
+  g.R = c * Eigen::Matrix3d::Identity() + s * skew(a) + (1.0 - c) * (a * a.transpose());
+  return g;
+}
+
 // Omega, Z, T and S of one virtual joint from its coordinates (C1, C4, C15)
 void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j, Data& data, int j) {
+  if (joint.single_screw) {
+    data.Omega[j] = q_j(0) * joint.screw;
+    data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
+    return;  // S = Z = Phi were set when Data was built
+  }
   if (joint.kind == VirtualJointKind::Rigid) {
     data.Omega[j].noalias() = joint.Phi * q_j;
     data.Z[j] = joint.Phi;
@@ -58,14 +75,43 @@ void jointVelocity(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
 
 }  // namespace
 
-void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
+void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j, Data& data, int j) {
+  jointVelocity(joint, v_j, data, j);
+}
+
+Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j, const Eigen::Ref<const Eigen::VectorXd>& v_j) {
+  if (joint.single_screw) {
+    // Ad^-1_{exp(s q)} s = s: one transform from the parent frame
+    Vector6d eta = joint.parent < 0 ? Vector6d::Zero() : applyAdInv(data.g_pc[j], data.eta[joint.parent]);
+    eta += v_j(0) * joint.screw;
+    return eta;
+  }
+  // eta_j = Ad^-1_{exp Omega} (eta_base + S v_j)
+  Vector6d eta_plus = baseTwist(joint, data.eta);
+  if (joint.nq > 0) eta_plus.noalias() += data.S[j] * v_j;
+  return applyAdInv(data.g_local[j], eta_plus);
+}
+
+Vector6d baseTwist(const VirtualJoint& joint, const std::vector<Vector6d>& of_frames, const Vector6d& at_world) {
+  if (joint.parent < 0) return joint.has_placement ? applyAdInv(joint.g_fixed, at_world) : at_world;
+  return joint.has_placement ? applyAdInv(joint.g_fixed, of_frames[joint.parent]) : of_frames[joint.parent];
+}
+
+void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
   checkSize(q.size(), model.nq, "q");
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
     jointPosition(joint, q.segment(joint.idx_q, joint.nq), data, j);
-    // g_j = g_parent g_fixed exp(Omega_j)   (2a)
-    const SE3 g_base = joint.parent < 0 ? joint.g_fixed : data.g[joint.parent] * joint.g_fixed;
-    data.g[j] = g_base * data.g_local[j];
+    data.g_pc[j] = joint.has_placement ? joint.g_fixed * data.g_local[j] : data.g_local[j];
+  }
+}
+
+void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
+  localKinematics(model, data, q);
+  // g_j = g_parent g_fixed exp(Omega_j)   (2a)
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const int parent = model.joints[j].parent;
+    data.g[j] = parent < 0 ? data.g_pc[j] : data.g[parent] * data.g_pc[j];
   }
 }
 
@@ -77,10 +123,7 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
     const VirtualJoint& joint = model.joints[j];
     const auto v_j = v.segment(joint.idx_q, joint.nq);
     jointVelocity(joint, v_j, data, j);
-    // eta_j = Ad^-1_{exp Omega} (eta_base + S v_j)
-    Vector6d eta_plus = joint.parent < 0 ? Vector6d::Zero() : applyAdInv(joint.g_fixed, data.eta[joint.parent]);
-    eta_plus.noalias() += data.S[j] * v_j;
-    data.eta[j] = applyAdInv(data.g_local[j], eta_plus);
+    data.eta[j] = childTwist(joint, data, j, v_j);
   }
 }
 

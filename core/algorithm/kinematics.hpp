@@ -8,6 +8,10 @@
 
 namespace tendril {
 
+/// \brief Joint-local position quantities only (Omega, g_local, g_pc, Z, T, S): what the mass
+///        matrix needs. World poses data.g are left as they were.
+void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q);
+
 /// \brief Poses and motion subspaces of every virtual joint.
 /// \param[in]     q generalised coordinates (dim model.nq)
 /// \param[in,out] data fills the position stage: Omega, g_local, g, Z, T, S
@@ -23,6 +27,17 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
 ///        Only the columns of j's ancestors are non-zero. \pre forwardKinematics(model, data, q) ran.
 /// \param[out] J 6 x nv, overwritten
 void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen::MatrixXd> J);
+
+/// \brief S-dot of joint j at velocity v_j. \pre the position stage of data is current.
+void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j, Data& data, int j);
+
+/// \brief Twist of child frame j from its parent's twist (data.eta) and v_j (2b).
+Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j, const Eigen::Ref<const Eigen::VectorXd>& v_j);
+
+/// \brief A twist (or acceleration) of joint j's parent frame carried to j's base frame:
+///        Ad^-1_{g_fixed} applied to of_frames[parent], or to at_world for a root joint.
+Vector6d baseTwist(const VirtualJoint& joint, const std::vector<Vector6d>& of_frames,
+                   const Vector6d& at_world = Vector6d::Zero());
 
 /// \brief Pose of a link's tip frame in world. \pre forwardKinematics(model, data, q) ran.
 SE3 linkTipPose(const Model& model, const Data& data, int link);

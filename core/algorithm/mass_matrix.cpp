@@ -5,42 +5,66 @@
 namespace tendril {
 namespace {
 
-// inertia seen from the parent frame of g: Ad*_g I Ad_g^{-1}
-Matrix6d transportInertia(const SE3& g, const Matrix6d& I) {
-  const Matrix6d Ad_inv = AdInv(g);
-  return Ad_inv.transpose() * I * Ad_inv;
+// carries the force block F (6 x n, columns are wrenches in the child frame of p's child joint)
+// up from joint `from`'s parent, adding S_p^T F into M for every ancestor p
+void propagateToAncestors(const Model& model, Data& data, int from, Eigen::Ref<Matrix6Xd> F) {
+  const VirtualJoint& origin = model.joints[from];
+  for (int p = origin.parent; p >= 0; p = model.joints[p].parent) {
+    const VirtualJoint& ancestor = model.joints[p];
+    if (ancestor.single_screw) {
+      // the screw is the same in the child frame: project there, then one transport
+      for (Eigen::Index c = 0; c < F.cols(); ++c) {
+        const double m = ancestor.screw.dot(F.col(c));
+        data.M(ancestor.idx_q, origin.idx_q + c) += m;
+        data.M(origin.idx_q + c, ancestor.idx_q) += m;
+        F.col(c) = applyCoAd(data.g_pc[p], Vector6d(F.col(c)));
+      }
+      continue;
+    }
+    for (Eigen::Index c = 0; c < F.cols(); ++c) F.col(c) = applyCoAd(data.g_local[p], Vector6d(F.col(c)));
+    if (ancestor.nq > 0) {
+      // rod intervals of one division share a block: add to both triangles, never assign
+      data.M.block(ancestor.idx_q, origin.idx_q, ancestor.nq, origin.nq).noalias() += data.S[p].transpose() * F;
+      data.M.block(origin.idx_q, ancestor.idx_q, origin.nq, ancestor.nq).noalias() += F.transpose() * data.S[p];
+    }
+    if (ancestor.has_placement) {
+      for (Eigen::Index c = 0; c < F.cols(); ++c) F.col(c) = applyCoAd(ancestor.g_fixed, Vector6d(F.col(c)));
+    }
+  }
 }
 
 }  // namespace
 
 const Eigen::MatrixXd& massMatrix(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
-  forwardKinematics(model, data, q);
-  for (int j = 0; j < model.n_vjoints(); ++j) data.I_composite[j] = model.joints[j].M;
+  localKinematics(model, data, q);
+  return massMatrixFromKinematics(model, data);
+}
+
+const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) {
+  for (int j = 0; j < model.n_vjoints(); ++j) data.I_composite[j] = model.joints[j].inertia;
   data.M.setZero();
 
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
     const VirtualJoint& joint = model.joints[j];
-    // composite inertia of the subtree in the joint base frame
-    const Matrix6d I_base = transportInertia(data.g_local[j], data.I_composite[j]);
-    if (joint.parent >= 0) data.I_composite[joint.parent] += transportInertia(joint.g_fixed, I_base);
+    // composite inertia of the subtree, handed to the parent's child frame
+    if (joint.parent >= 0) data.I_composite[joint.parent] += data.I_composite[j].transformed(data.g_pc[j]);
     if (joint.nq == 0) continue;
 
-    // force block F = I S_j, carried up the tree and projected on each ancestor's S
     auto F = data.scratch_6n.leftCols(joint.nq);
-    F.noalias() = I_base * data.S[j];
-    data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq).noalias() += data.S[j].transpose() * F;
-    Matrix6d to_parent = coAd(joint.g_fixed);
-    for (int p = joint.parent; p >= 0; p = model.joints[p].parent) {
-      const VirtualJoint& ancestor = model.joints[p];
-      F = coAd(data.g_local[p]) * (to_parent * F).eval();
-      if (ancestor.nq > 0) {
-        auto block = data.M.block(ancestor.idx_q, joint.idx_q, ancestor.nq, joint.nq);
-        const Eigen::MatrixXd contribution = data.S[p].transpose() * F;
-        block += contribution;
-        data.M.block(joint.idx_q, ancestor.idx_q, joint.nq, ancestor.nq) += contribution.transpose();
+    if (joint.single_screw) {
+      F.col(0) = data.I_composite[j] * joint.screw;
+      data.M(joint.idx_q, joint.idx_q) += joint.screw.dot(F.col(0));
+      F.col(0) = applyCoAd(data.g_pc[j], Vector6d(F.col(0)));
+    } else {
+      // in the joint base frame, where S lives
+      const SpatialInertia I_base = data.I_composite[j].transformed(data.g_local[j]);
+      for (int c = 0; c < joint.nq; ++c) F.col(c) = I_base * Vector6d(data.S[j].col(c));
+      data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq).noalias() += data.S[j].transpose() * F;
+      if (joint.has_placement) {
+        for (int c = 0; c < joint.nq; ++c) F.col(c) = applyCoAd(joint.g_fixed, Vector6d(F.col(c)));
       }
-      to_parent = coAd(ancestor.g_fixed);
     }
+    propagateToAncestors(model, data, j, F);
   }
   return data.M;
 }

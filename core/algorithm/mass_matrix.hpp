@@ -14,7 +14,12 @@ namespace tendril {
 /// up through the ancestors and projected on their S. Several interval joints of one rod share a
 /// coordinate block, so every contribution is added (never assigned) in both triangles.
 /// \param[in] q generalised coordinates (dim model.nq)
-/// \return M, stored in data.M (nv x nv); also fills the position stage of data
+/// \return M, stored in data.M (nv x nv); also fills the joint-local position stage of data
+///         (localKinematics), not the world poses data.g
 const Eigen::MatrixXd& massMatrix(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q);
+
+/// \brief The same, reusing the joint-local position stage already in data (e.g. right after
+///        inverseDynamics at the same q, as forward dynamics does).
+const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data);
 
 }  // namespace tendril

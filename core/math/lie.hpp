@@ -9,6 +9,7 @@
 // the Magnus Jacobian helpers write into caller-provided 6 x n storage).
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>  // cross products, used throughout the spatial algebra
 
 namespace tendril {
 

@@ -1,4 +1,5 @@
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -282,6 +283,13 @@ class ModelBuilder {
   }
 
   int push(VirtualJoint&& joint) {
+    joint.inertia = SpatialInertia::fromMatrix(joint.M);
+    joint.has_placement = !joint.g_fixed.R.isIdentity(0.0) || !joint.g_fixed.p.isZero(0.0);
+    if (joint.kind == VirtualJointKind::Rigid && joint.nq == 1) {
+      joint.screw = joint.Phi.col(0);
+      const Eigen::Vector3d w = joint.screw.head<3>(), v = joint.screw.tail<3>();
+      joint.single_screw = (w.isZero(0.0) || std::abs(w.norm() - 1.0) < 1e-15) && w.cross(v).isZero(1e-15);
+    }
     model_.joints.push_back(std::move(joint));
     return n() - 1;
   }

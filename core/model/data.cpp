@@ -9,17 +9,19 @@ Data::Data(const Model& model) {
   Omega.assign(n, Vector6d::Zero());
   g_local.assign(n, SE3::Identity());
   g.assign(n, SE3::Identity());
+  g_pc.assign(n, SE3::Identity());
   T.assign(n, Matrix6d::Identity());
   xi_z1.assign(n, Vector6d::Zero());
   xi_z2.assign(n, Vector6d::Zero());
   eta.assign(n, Vector6d::Zero());
   eta_dot.assign(n, Vector6d::Zero());
   F.assign(n, Vector6d::Zero());
-  I_composite.assign(n, Matrix6d::Zero());
+  I_composite.assign(n, SpatialInertia{});
   int max_nq = 0;
   for (const VirtualJoint& joint : model.joints) {
-    Z.emplace_back(Matrix6Xd::Zero(6, joint.nq));
-    S.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    // single-screw joints keep S = Z = Phi: kinematics never rewrites them
+    Z.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
+    S.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     S_dot.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     max_nq = std::max(max_nq, joint.nq);
   }

@@ -17,6 +17,7 @@ struct Data {
   // computed by forwardKinematics(model, data, q)
   std::vector<Vector6d> Omega;   ///< joint twist Omega_j                          (n_vjoints)
   std::vector<SE3> g_local;      ///< exp(Omega_j): child frame in the joint base   (n_vjoints)
+  std::vector<SE3> g_pc;         ///< child frame j in its parent's child frame: g_fixed exp(Omega_j) (n_vjoints)
   std::vector<SE3> g;            ///< child frame j in world                       (n_vjoints)
   std::vector<Matrix6Xd> Z;      ///< dOmega_j/dq_j                                 (n_vjoints; 6 x nq_j)
   std::vector<Matrix6d> T;       ///< T(Omega_j); not computed for constant-subspace joints (n_vjoints)
@@ -36,7 +37,7 @@ struct Data {
 
   //-------------------- mass matrix
   // computed by massMatrix(model, data, q)
-  std::vector<Matrix6d> I_composite;  ///< composite inertia of the subtree at child frame j
+  std::vector<SpatialInertia> I_composite;  ///< composite inertia of the subtree at child frame j
   Eigen::MatrixXd M;                  ///< generalised mass matrix (nv x nv), symmetric
 
   //-------------------- forward dynamics

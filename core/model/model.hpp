@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/math/lie.hpp"
+#include "core/math/spatial_inertia.hpp"
 #include "core/model/description.hpp"
 
 namespace tendril {
@@ -41,6 +42,11 @@ struct VirtualJoint {
   /// Phi's columns commute (fixed, revolute, prismatic, helical, cylindrical joints): then
   /// T(Phi q) Phi = Phi, so S = Phi and S-dot = 0 at every q (theory-gvs.md 2.1 table)
   bool constant_subspace = false;
+  /// one coordinate along a screw whose linear part is parallel to its unit (or zero) angular
+  /// part (revolute, prismatic, helical): exp has a closed form and S = screw
+  bool single_screw = false;
+  Vector6d screw = Vector6d::Zero();  ///< Phi's column when single_screw
+  bool has_placement = true;          ///< g_fixed differs from the identity
 
   // rod interval: strain bases at the collocation points (order 4: the two Zanna points;
   // order 2: Phi_z1 holds the midpoint)
@@ -52,6 +58,7 @@ struct VirtualJoint {
   // inertia lumped at the child frame, expressed in it
   bool has_inertia = false;
   Matrix6d M = Matrix6d::Zero();
+  SpatialInertia inertia;  ///< M in compact form
   Eigen::Vector3d com = Eigen::Vector3d::Zero();  ///< centre of mass in the child frame (energy)
   double mass = 0.0;                               ///< lumped mass (energy, gravity bookkeeping)
 

@@ -50,6 +50,7 @@ void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::V
 Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Energies e;
   e.kinetic = 0.5 * v.dot(massMatrix(model_, data_, q) * v);
+  forwardKinematics(model_, data_, q);  // world poses for the gravitational energy
   e.elastic = 0.5 * q.dot(model_.K * q);
   const Eigen::Vector3d a_g = model_.gravity.tail<3>();
   for (int j = 0; j < model_.n_vjoints(); ++j) {
