@@ -38,9 +38,11 @@ Parsed parse(const Args& args, const std::vector<Option>& options) {
       parsed.positional.push_back(arg);
       continue;
     }
-    const auto option = std::find_if(options.begin(), options.end(), [&](const Option& o) { return o.name == arg; });
+    const auto option = std::find_if(options.begin(), options.end(),
+                                     [&](const Option& o) { return o.name == arg; });
     if (option == options.end()) throw UsageError{"unknown option '" + arg + "'"};
-    if (parsed.has(arg) && !option->repeatable) throw UsageError{"option '" + arg + "' given twice"};
+    if (parsed.has(arg) && !option->repeatable)
+      throw UsageError{"option '" + arg + "' given twice"};
     if (!option->takes_value) {
       parsed.values[arg].push_back("");
     } else if (i + 1 < args.size()) {
@@ -52,12 +54,14 @@ Parsed parse(const Args& args, const std::vector<Option>& options) {
   return parsed;
 }
 
-void printHelp(const std::string& synopsis, const std::vector<Option>& options, const std::string& description) {
+void printHelp(const std::string& synopsis, const std::vector<Option>& options,
+               const std::string& description) {
   std::cout << "usage: tendril-cli " << synopsis << "\n";
   if (!description.empty()) std::cout << "\n" << description << "\n";
   if (!options.empty()) std::cout << "\nOptions:\n";
   for (const Option& o : options) {
-    std::cout << "  " << std::left << std::setw(24) << (o.name + (o.takes_value ? " VALUE" : "")) << o.help << "\n";
+    std::cout << "  " << std::left << std::setw(24) << (o.name + (o.takes_value ? " VALUE" : ""))
+              << o.help << "\n";
   }
 }
 

@@ -32,7 +32,8 @@ struct Parsed {
 /// \brief Splits arguments into positional ones and known options. \throw UsageError
 Parsed parse(const Args& args, const std::vector<Option>& options);
 
-void printHelp(const std::string& synopsis, const std::vector<Option>& options, const std::string& description = "");
+void printHelp(const std::string& synopsis, const std::vector<Option>& options,
+               const std::string& description = "");
 
 /// \brief The single MODEL.json argument. \throw UsageError
 std::string modelPath(const Parsed& parsed);

@@ -39,7 +39,8 @@ double secondsPerCall(const std::function<void()>& call, double min_batch_second
 }  // namespace
 
 int runBench(const Args& args) {
-  const std::vector<Option> options = {{"--min-time", true, "seconds per measured batch (default 0.05)"}};
+  const std::vector<Option> options = {
+      {"--min-time", true, "seconds per measured batch (default 0.05)"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
     printHelp("bench MODEL.json [--min-time S]", options,
@@ -52,7 +53,8 @@ int runBench(const Args& args) {
   const double min_time = parsed.number("--min-time", 0.05);
   Data data(model);
   const Eigen::VectorXd q = 0.3 * Eigen::VectorXd::Random(model.nq);
-  const Eigen::VectorXd v = Eigen::VectorXd::Random(model.nv), a = Eigen::VectorXd::Random(model.nv);
+  const Eigen::VectorXd v = Eigen::VectorXd::Random(model.nv),
+                        a = Eigen::VectorXd::Random(model.nv);
   Eigen::VectorXd tau(model.nv);
   Eigen::MatrixXd dq, dv;
   FiniteDifferenceJacobian fd_jacobian;
@@ -62,14 +64,15 @@ int runBench(const Args& args) {
       {"mass matrix", [&] { massMatrix(model, data, q); }},
       {"actuation B(q) u", [&] { actuationForces(model, q, 0.5, tau); }},
       {"forward dynamics", [&] { forwardDynamics(model, data, q, v, tau); }},
-      {"FD Jacobian (central differences)", [&] { fd_jacobian.compute(model, data, 0.0, q, v, dq, dv); }},
+      {"FD Jacobian (central differences)",
+       [&] { fd_jacobian.compute(model, data, 0.0, q, v, dq, dv); }},
   };
   std::cout << "model: " << robot->name << " (" << model.nq << " dof, " << model.n_vjoints()
             << " virtual joints)\n";
   for (const auto& [name, call] : cases) {
     const double seconds = secondsPerCall(call, min_time);
-    std::cout << "  " << std::left << std::setw(36) << name << std::right << std::setw(12) << std::fixed
-              << std::setprecision(2) << seconds * 1e6 << " us\n";
+    std::cout << "  " << std::left << std::setw(36) << name << std::right << std::setw(12)
+              << std::fixed << std::setprecision(2) << seconds * 1e6 << " us\n";
   }
   return kExitOk;
 }

@@ -1,7 +1,5 @@
 #include "app/cli_commands.hpp"
 
-#include "app/cli_args.hpp"
-
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,29 +8,34 @@
 #include <iomanip>
 #include <iostream>
 
+#include "app/cli_args.hpp"
 #include "core/io/json_io.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril::cli {
 int runInfo(const Args& args) {
-  const std::vector<Option> options = {{"--coordinates", false, "also list every generalised coordinate"}};
+  const std::vector<Option> options = {
+      {"--coordinates", false, "also list every generalised coordinate"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
-    printHelp("info MODEL.json [--coordinates]", options, "Prints the links, their degrees of freedom, inputs and loads.");
+    printHelp("info MODEL.json [--coordinates]", options,
+              "Prints the links, their degrees of freedom, inputs and loads.");
     return kExitOk;
   }
   const auto robot = loadOrReport(modelPath(parsed));
   if (!robot) return kExitBadModel;
   const Model model = buildModel(*robot);
   std::cout << "model: " << robot->name << "\n";
-  std::cout << "gravity: [" << robot->gravity[0] << ", " << robot->gravity[1] << ", " << robot->gravity[2]
-            << "] m/s^2\n";
+  std::cout << "gravity: [" << robot->gravity[0] << ", " << robot->gravity[1] << ", "
+            << robot->gravity[2] << "] m/s^2\n";
   std::cout << "links: " << robot->links.size() << "\n";
   for (std::size_t i = 0; i < robot->links.size(); ++i) {
     const LinkDesc& link = robot->links[i];
-    std::cout << "  " << std::left << std::setw(16) << link.name << " parent " << std::setw(12) << link.parent
-              << (link.kind == BodyKind::Soft ? " soft, " + std::to_string(link.soft.divisions.size()) + " division(s)"
-                                              : " rigid")
+    std::cout << "  " << std::left << std::setw(16) << link.name << " parent " << std::setw(12)
+              << link.parent
+              << (link.kind == BodyKind::Soft
+                      ? " soft, " + std::to_string(link.soft.divisions.size()) + " division(s)"
+                      : " rigid")
               << ", " << model.links[i].nq << " dof\n";
   }
   std::cout << "cables: " << robot->cables.size() << ", point loads: " << robot->point_loads.size()
@@ -40,7 +43,8 @@ int runInfo(const Args& args) {
   std::cout << "virtual joints (computational points): " << model.n_vjoints() << "\n";
   std::cout << "degrees of freedom: " << model.nq << "\n";
   if (parsed.has("--coordinates")) {
-    for (int i = 0; i < model.nq; ++i) std::cout << "  " << i << "  " << model.coordinate_names[i] << "\n";
+    for (int i = 0; i < model.nq; ++i)
+      std::cout << "  " << i << "  " << model.coordinate_names[i] << "\n";
   }
   return kExitOk;
 }
@@ -69,7 +73,8 @@ int runRender(const Args& args, const std::string& argv0) {
   if (!parsed.has("--out")) throw UsageError{"render needs --out FILE.png"};
   if (!loadOrReport(model)) return kExitBadModel;
   // rendering lives in a sibling executable so that tendril-cli itself links no VTK
-  const std::filesystem::path renderer = std::filesystem::path(argv0).parent_path() / "tendril-render";
+  const std::filesystem::path renderer =
+      std::filesystem::path(argv0).parent_path() / "tendril-render";
   if (!std::filesystem::exists(renderer)) {
     std::cerr << "tendril-cli: render needs " << renderer.string() << ", which is not installed\n";
     return kExitFailure;

@@ -8,12 +8,13 @@
 namespace tendril::cli {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;     ///< the computation failed (diverged, did not converge)
-inline constexpr int kExitUsage = 2;       ///< unknown command or flag, missing argument
-inline constexpr int kExitBadModel = 3;    ///< model file missing, unreadable or invalid
-inline constexpr int kExitNoDisplay = 4;   ///< render needs an X display (run under xvfb-run)
+inline constexpr int kExitFailure = 1;    ///< the computation failed (diverged, did not converge)
+inline constexpr int kExitUsage = 2;      ///< unknown command or flag, missing argument
+inline constexpr int kExitBadModel = 3;   ///< model file missing, unreadable or invalid
+inline constexpr int kExitNoDisplay = 4;  ///< render needs an X display (run under xvfb-run)
 
-/// \brief Thrown for wrong command-line use; main prints "tendril-cli: <what>" and exits kExitUsage.
+/// \brief Thrown for wrong command-line use; main prints "tendril-cli: <what>" and exits
+/// kExitUsage.
 struct UsageError {
   std::string message;
 };

@@ -52,8 +52,9 @@ int main(int argc, char** argv) {
     if (command == "statics") return runStatics(args);
     if (command == "simulate") return runSimulate(args);
     if (command == "bench") return runBench(args);
-    throw UsageError{command.rfind("-", 0) == 0 ? "unknown option '" + command + "' (see tendril-cli --help)"
-                                                 : "unknown command '" + command + "' (see tendril-cli --help)"};
+    throw UsageError{command.rfind("-", 0) == 0
+                         ? "unknown option '" + command + "' (see tendril-cli --help)"
+                         : "unknown command '" + command + "' (see tendril-cli --help)"};
   } catch (const UsageError& error) {
     std::cerr << "tendril-cli: " << error.message << "\n";
     return kExitUsage;

@@ -16,13 +16,16 @@ namespace {
 // "NAME=VALUE" where NAME is a coordinate name (see `info`) or index
 std::pair<int, double> parsePrescription(const Model& model, const std::string& text) {
   const auto equals = text.find('=');
-  if (equals == std::string::npos) throw UsageError{"--prescribe expects COORDINATE=VALUE, got '" + text + "'"};
+  if (equals == std::string::npos)
+    throw UsageError{"--prescribe expects COORDINATE=VALUE, got '" + text + "'"};
   const std::string name = text.substr(0, equals);
   int index = -1;
   for (int i = 0; i < model.nq; ++i) {
     if (model.coordinate_names[i] == name || std::to_string(i) == name) index = i;
   }
-  if (index < 0) throw UsageError{"--prescribe: no coordinate '" + name + "' (list them with: tendril-cli info MODEL.json --coordinates)"};
+  if (index < 0)
+    throw UsageError{"--prescribe: no coordinate '" + name +
+                     "' (list them with: tendril-cli info MODEL.json --coordinates)"};
   try {
     return {index, std::stod(text.substr(equals + 1))};
   } catch (const std::exception&) {
@@ -36,7 +39,8 @@ void printTips(const Model& model, const Eigen::VectorXd& q) {
   for (std::size_t i = 0; i < model.links.size(); ++i) {
     if (!model.links[i].is_leaf) continue;
     const Eigen::Vector3d p = linkTipPose(model, data, static_cast<int>(i)).p;
-    std::cout << "tip " << model.links[i].name << ": [" << p.x() << ", " << p.y() << ", " << p.z() << "] m\n";
+    std::cout << "tip " << model.links[i].name << ": [" << p.x() << ", " << p.y() << ", " << p.z()
+              << "] m\n";
   }
 }
 
@@ -50,8 +54,9 @@ int runStatics(const Args& args) {
       {"--out", true, "write the equilibrium as CSV (same columns as simulate)"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
-    printHelp("statics MODEL.json [options]", options,
-              "Solves B u - K q - ID(q, 0, 0) = 0 by damped Newton with load stepping, from q = 0.");
+    printHelp(
+        "statics MODEL.json [options]", options,
+        "Solves B u - K q - ID(q, 0, 0) = 0 by damped Newton with load stepping, from q = 0.");
     return kExitOk;
   }
   const auto robot = loadOrReport(modelPath(parsed));
@@ -71,16 +76,20 @@ int runStatics(const Args& args) {
   Data data(model);
   const auto started = std::chrono::steady_clock::now();
   const StaticsResult result = solveStatics(model, data, q0, statics);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cout << std::setprecision(8) << "statics: " << result.message << " in " << result.iterations
-            << " Newton iterations, " << result.load_steps << " load step(s), " << seconds * 1e3 << " ms\n"
+            << " Newton iterations, " << result.load_steps << " load step(s), " << seconds * 1e3
+            << " ms\n"
             << "residual norm: " << result.residual_norm << "\n";
   printTips(model, result.q);
   for (std::size_t i = 0; i < statics.prescribed.size(); ++i) {
-    std::cout << "reaction on " << model.coordinate_names[statics.prescribed[i]] << ": " << result.reactions(i) << "\n";
+    std::cout << "reaction on " << model.coordinate_names[statics.prescribed[i]] << ": "
+              << result.reactions(i) << "\n";
   }
   if (parsed.has("--out")) {
-    saveTrajectoryCsv(model, {Sample{statics.time, result.q, Eigen::VectorXd::Zero(model.nv), {}}}, parsed.value("--out"));
+    saveTrajectoryCsv(model, {Sample{statics.time, result.q, Eigen::VectorXd::Zero(model.nv), {}}},
+                      parsed.value("--out"));
   }
   return result.converged ? kExitOk : kExitFailure;
 }
@@ -90,17 +99,20 @@ int runSimulate(const Args& args) {
       {"--t-end", true, "final time [s] (default 1)"},
       {"--dt", true, "output interval [s] (default 0.01)"},
       {"--integrator", true, "bdf | newmark | implicit-euler | rk4 (default bdf)"},
-      {"--step", true, "fixed step [s] (newmark, implicit-euler, rk4; default 1e-3); bdf: maximum step"},
+      {"--step", true,
+       "fixed step [s] (newmark, implicit-euler, rk4; default 1e-3); bdf: maximum step"},
       {"--rtol", true, "relative tolerance (default 1e-6)"},
       {"--atol", true, "absolute tolerance (default 1e-8)"},
-      {"--jacobian", true, "fd (central finite differences; the analytical one comes with derivatives)"},
+      {"--jacobian", true,
+       "fd (central finite differences; the analytical one comes with derivatives)"},
       {"--out", true, "trajectory CSV to write (also when the run stops early)"},
       {"--quiet", false, "no progress on stderr"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
-    printHelp("simulate MODEL.json [options]", options,
-              "Integrates the dynamics from rest (q = 0, v = 0). Exit 1 when the run diverges; the\n"
-              "samples computed until then are still written.");
+    printHelp(
+        "simulate MODEL.json [options]", options,
+        "Integrates the dynamics from rest (q = 0, v = 0). Exit 1 when the run diverges; the\n"
+        "samples computed until then are still written.");
     return kExitOk;
   }
   const auto robot = loadOrReport(modelPath(parsed));
@@ -113,36 +125,40 @@ int runSimulate(const Args& args) {
   sim.relative_tolerance = parsed.number("--rtol", sim.relative_tolerance);
   sim.absolute_tolerance = parsed.number("--atol", sim.absolute_tolerance);
   if (!parseIntegrator(parsed.value("--integrator", "bdf"), sim.integrator)) {
-    throw UsageError{"unknown integrator '" + parsed.value("--integrator") + "' (bdf, newmark, implicit-euler, rk4)"};
+    throw UsageError{"unknown integrator '" + parsed.value("--integrator") +
+                     "' (bdf, newmark, implicit-euler, rk4)"};
   }
   if (parsed.value("--jacobian", "fd") != "fd") {
     throw UsageError{"--jacobian: only 'fd' is available until analytical derivatives land"};
   }
-  if (!(sim.output_interval > 0.0) || !(sim.t_end > 0.0)) throw UsageError{"--t-end and --dt must be positive"};
+  if (!(sim.output_interval > 0.0) || !(sim.t_end > 0.0))
+    throw UsageError{"--t-end and --dt must be positive"};
   const bool quiet = parsed.has("--quiet");
   auto last_report = std::chrono::steady_clock::now();
-  const SimulationResult result =
-      simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), sim, nullptr,
-               [&](const Sample& sample) {
-                 const auto now = std::chrono::steady_clock::now();
-                 if (!quiet && now - last_report > std::chrono::milliseconds(500)) {
-                   std::cerr << "\rt = " << std::fixed << std::setprecision(3) << sample.t << " s ("
-                             << std::setprecision(0) << 100.0 * sample.t / sim.t_end << " %)" << std::flush;
-                   last_report = now;
-                 }
-                 return true;
-               });
+  const SimulationResult result = simulate(
+      model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), sim, nullptr,
+      [&](const Sample& sample) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!quiet && now - last_report > std::chrono::milliseconds(500)) {
+          std::cerr << "\rt = " << std::fixed << std::setprecision(3) << sample.t << " s ("
+                    << std::setprecision(0) << 100.0 * sample.t / sim.t_end << " %)" << std::flush;
+          last_report = now;
+        }
+        return true;
+      });
   if (!quiet) std::cerr << "\r" << std::string(40, ' ') << "\r";
   std::cout << std::defaultfloat << std::setprecision(6) << "simulate: " << result.message << "\n"
-            << "integrator: " << integratorName(sim.integrator) << ", " << result.statistics.steps << " steps, "
-            << result.statistics.rhs_evaluations << " dynamics evaluations, " << result.statistics.jacobian_evaluations
-            << " Jacobians\n"
+            << "integrator: " << integratorName(sim.integrator) << ", " << result.statistics.steps
+            << " steps, " << result.statistics.rhs_evaluations << " dynamics evaluations, "
+            << result.statistics.jacobian_evaluations << " Jacobians\n"
             << "wall time: " << result.statistics.wall_time << " s for " << result.samples.back().t
-            << " s simulated (" << result.samples.back().t / result.statistics.wall_time << "x real time)\n";
+            << " s simulated (" << result.samples.back().t / result.statistics.wall_time
+            << "x real time)\n";
   printTips(model, result.samples.back().q);
   if (parsed.has("--out")) {
     saveTrajectoryCsv(model, result.samples, parsed.value("--out"));
-    std::cout << "wrote " << result.samples.size() << " samples to " << parsed.value("--out") << "\n";
+    std::cout << "wrote " << result.samples.size() << " samples to " << parsed.value("--out")
+              << "\n";
   }
   return result.completed ? kExitOk : kExitFailure;
 }

@@ -66,7 +66,9 @@ int main(int argc, char* argv[]) {
     return 0;
   }
   if (!haveDisplay()) {
-    std::fprintf(stderr, "tendril: no display available (DISPLAY is not set); use tendril-cli for headless runs\n");
+    std::fprintf(
+        stderr,
+        "tendril: no display available (DISPLAY is not set); use tendril-cli for headless runs\n");
     return 1;
   }
   // VTK needs a 3.2 core-profile context: this must precede QApplication

@@ -4,7 +4,8 @@
 
 namespace tendril {
 
-CableDirection cableDirection(const CableSample& sample, const Eigen::Ref<const Eigen::VectorXd>& q) {
+CableDirection cableDirection(const CableSample& sample,
+                              const Eigen::Ref<const Eigen::VectorXd>& q) {
   Vector6d xi = sample.xi_star;
   xi.noalias() += sample.Phi * q.segment(sample.idx_q, sample.nq);
   const Eigen::Vector3d T = xi.tail<3>() + xi.head<3>().cross(sample.d) + sample.d_prime;
@@ -16,7 +17,8 @@ CableDirection cableDirection(const CableSample& sample, const Eigen::Ref<const 
 
 double cableLength(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q) {
   double length = 0.0;
-  for (const CableSample& sample : cable.samples) length += sample.weight * cableDirection(sample, q).norm;
+  for (const CableSample& sample : cable.samples)
+    length += sample.weight * cableDirection(sample, q).norm;
   return length;
 }
 
@@ -30,10 +32,12 @@ void actuationForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>
       const CableDirection direction = cableDirection(sample, q);
       Vector6d wrench;
       wrench << sample.d.cross(direction.t), direction.t;
-      tau.segment(sample.idx_q, sample.nq).noalias() -= (tension * sample.weight) * (sample.Phi.transpose() * wrench);
+      tau.segment(sample.idx_q, sample.nq).noalias() -=
+          (tension * sample.weight) * (sample.Phi.transpose() * wrench);
     }
   }
-  for (const CompiledJointInput& input : model.joint_inputs) tau(input.coordinate) += input.value(t);
+  for (const CompiledJointInput& input : model.joint_inputs)
+    tau(input.coordinate) += input.value(t);
 }
 
 }  // namespace tendril

@@ -14,7 +14,8 @@ struct CableDirection {
 };
 
 /// \brief Direction of a cable at one of its samples for the strain of q.
-CableDirection cableDirection(const CableSample& sample, const Eigen::Ref<const Eigen::VectorXd>& q);
+CableDirection cableDirection(const CableSample& sample,
+                              const Eigen::Ref<const Eigen::VectorXd>& q);
 
 /// \brief Length of a cable: sum over samples of w |T| (the quadrature of its arc length).
 double cableLength(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q);

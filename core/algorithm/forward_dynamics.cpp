@@ -7,9 +7,11 @@
 
 namespace tendril {
 
-const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
+                                       const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
-                                       const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t) {
+                                       const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
+                                       double t) {
   data.qdd.setZero();
   data.bias = inverseDynamics(model, data, q, v, data.qdd, t);
   massMatrixFromKinematics(model, data);  // inverseDynamics left the kinematics of q in data

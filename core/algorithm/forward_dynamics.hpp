@@ -14,10 +14,12 @@ namespace tendril {
 /// \param[in] tau_actuation generalised actuation forces B u (dim model.nv)
 /// \param[in] t time [s] for time-varying point loads
 /// \return qdd, stored in data.qdd (dim model.nv); data.M, data.M_factor and data.bias are filled.
-///         When M is not positive definite (a non-finite state, or a degenerate model) qdd is NaN, so
-///         integrators see a divergence without an exception in the hot path.
-const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+///         When M is not positive definite (a non-finite state, or a degenerate model) qdd is NaN,
+///         so integrators see a divergence without an exception in the hot path.
+const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
+                                       const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
-                                       const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t = 0.0);
+                                       const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
+                                       double t = 0.0);
 
 }  // namespace tendril

@@ -1,14 +1,14 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 
 #include <Eigen/Geometry>
-
 #include <stdexcept>
 
 #include "core/algorithm/kinematics.hpp"
 
 namespace tendril {
 
-const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
+                                       const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
   if (a.size() != model.nv) throw std::invalid_argument("a has the wrong size");
@@ -24,9 +24,12 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eig
     jointVelocityStage(joint, v_j, data, j);
     data.eta[j] = childTwist(joint, data, j, v_j);
     if (joint.single_screw) {
-      // in the child frame, where the screw is the same: eta_dot = Ad^-1 eta_dot_parent + s a + ad_eta (s v)
-      data.eta_dot[j] = applyAdInv(data.g_pc[j], root ? base_acceleration : data.eta_dot[joint.parent]);
-      data.eta_dot[j] += a(joint.idx_q) * joint.screw + ad(data.eta[j], v(joint.idx_q) * joint.screw);
+      // in the child frame, where the screw is the same: eta_dot = Ad^-1 eta_dot_parent + s a +
+      // ad_eta (s v)
+      data.eta_dot[j] =
+          applyAdInv(data.g_pc[j], root ? base_acceleration : data.eta_dot[joint.parent]);
+      data.eta_dot[j] +=
+          a(joint.idx_q) * joint.screw + ad(data.eta[j], v(joint.idx_q) * joint.screw);
     } else {
       const Vector6d eta_base = baseTwist(joint, data.eta);
       Vector6d acc = baseTwist(joint, data.eta_dot, base_acceleration);
@@ -46,7 +49,8 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eig
   }
 
   // external point loads enter with a minus sign (ID = inertial - external)
-  for (const CompiledPointLoad& load : model.point_loads) data.F[load.joint] -= pointLoadWrench(load, data, t);
+  for (const CompiledPointLoad& load : model.point_loads)
+    data.F[load.joint] -= pointLoadWrench(load, data, t);
 
   // backward pass: transport subtree wrenches to joint bases, project, pass to parents
   data.tau.setZero();
@@ -59,8 +63,10 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eig
       continue;
     }
     const Vector6d F_base = applyCoAd(data.g_local[j], data.F[j]);
-    if (joint.nq > 0) data.tau.segment(joint.idx_q, joint.nq).noalias() += data.S[j].transpose() * F_base;
-    if (joint.parent >= 0) data.F[joint.parent] += joint.has_placement ? applyCoAd(joint.g_fixed, F_base) : F_base;
+    if (joint.nq > 0)
+      data.tau.segment(joint.idx_q, joint.nq).noalias() += data.S[j].transpose() * F_base;
+    if (joint.parent >= 0)
+      data.F[joint.parent] += joint.has_placement ? applyCoAd(joint.g_fixed, F_base) : F_base;
   }
   return data.tau;
 }

@@ -21,7 +21,8 @@ namespace tendril {
 /// \param[in] a generalised accelerations (dim model.nv)
 /// \param[in] t time [s] at which time-varying point loads are evaluated
 /// \return ID, stored in data.tau (dim model.nv)
-const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
+                                       const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t = 0.0);
 

@@ -9,8 +9,8 @@ namespace {
 
 void checkSize(Eigen::Index actual, int expected, const char* name) {
   if (actual != expected) {
-    throw std::invalid_argument(std::string(name) + " has size " + std::to_string(actual) + ", expected " +
-                                std::to_string(expected));
+    throw std::invalid_argument(std::string(name) + " has size " + std::to_string(actual) +
+                                ", expected " + std::to_string(expected));
   }
 }
 
@@ -26,7 +26,8 @@ SE3 singleScrewExp(const Vector6d& screw, double q) {
 }
 
 // Omega, Z, T and S of one virtual joint from its coordinates (C1, C4, C15)
-void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j, Data& data, int j) {
+void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
+                   Data& data, int j) {
   if (joint.single_screw) {
     data.Omega[j] = q_j(0) * joint.screw;
     data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
@@ -58,7 +59,8 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
 }
 
 // S-dot = T-dot Z + T Z-dot (C21); Z-dot vanishes for rigid joints and 2nd-order Magnus
-void jointVelocity(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j, Data& data, int j) {
+void jointVelocity(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,
+                   Data& data, int j) {
   if (joint.nq == 0 || joint.constant_subspace) return;  // S-dot stays 0
   const Vector6d Omega_dot = data.Z[j] * v_j;
   Matrix6d T, T_dot;
@@ -75,14 +77,17 @@ void jointVelocity(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
 
 }  // namespace
 
-void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j, Data& data, int j) {
+void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,
+                        Data& data, int j) {
   jointVelocity(joint, v_j, data, j);
 }
 
-Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j, const Eigen::Ref<const Eigen::VectorXd>& v_j) {
+Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j,
+                    const Eigen::Ref<const Eigen::VectorXd>& v_j) {
   if (joint.single_screw) {
     // Ad^-1_{exp(s q)} s = s: one transform from the parent frame
-    Vector6d eta = joint.parent < 0 ? Vector6d::Zero() : applyAdInv(data.g_pc[j], data.eta[joint.parent]);
+    Vector6d eta =
+        joint.parent < 0 ? Vector6d::Zero() : applyAdInv(data.g_pc[j], data.eta[joint.parent]);
     eta += v_j(0) * joint.screw;
     return eta;
   }
@@ -92,9 +97,11 @@ Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j, const Ei
   return applyAdInv(data.g_local[j], eta_plus);
 }
 
-Vector6d baseTwist(const VirtualJoint& joint, const std::vector<Vector6d>& of_frames, const Vector6d& at_world) {
+Vector6d baseTwist(const VirtualJoint& joint, const std::vector<Vector6d>& of_frames,
+                   const Vector6d& at_world) {
   if (joint.parent < 0) return joint.has_placement ? applyAdInv(joint.g_fixed, at_world) : at_world;
-  return joint.has_placement ? applyAdInv(joint.g_fixed, of_frames[joint.parent]) : of_frames[joint.parent];
+  return joint.has_placement ? applyAdInv(joint.g_fixed, of_frames[joint.parent])
+                             : of_frames[joint.parent];
 }
 
 void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {

@@ -24,15 +24,18 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
                        const Eigen::Ref<const Eigen::VectorXd>& v);
 
 /// \brief Geometric Jacobian of child frame j, expressed in it: eta_j = J v (theory-gvs.md (2b)).
-///        Only the columns of j's ancestors are non-zero. \pre forwardKinematics(model, data, q) ran.
+///        Only the columns of j's ancestors are non-zero. \pre forwardKinematics(model, data, q)
+///        ran.
 /// \param[out] J 6 x nv, overwritten
 void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen::MatrixXd> J);
 
 /// \brief S-dot of joint j at velocity v_j. \pre the position stage of data is current.
-void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j, Data& data, int j);
+void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,
+                        Data& data, int j);
 
 /// \brief Twist of child frame j from its parent's twist (data.eta) and v_j (2b).
-Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j, const Eigen::Ref<const Eigen::VectorXd>& v_j);
+Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j,
+                    const Eigen::Ref<const Eigen::VectorXd>& v_j);
 
 /// \brief A twist (or acceleration) of joint j's parent frame carried to j's base frame:
 ///        Ad^-1_{g_fixed} applied to of_frames[parent], or to at_world for a root joint.

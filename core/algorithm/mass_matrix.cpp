@@ -21,21 +21,26 @@ void propagateToAncestors(const Model& model, Data& data, int from, Eigen::Ref<M
       }
       continue;
     }
-    for (Eigen::Index c = 0; c < F.cols(); ++c) F.col(c) = applyCoAd(data.g_local[p], Vector6d(F.col(c)));
+    for (Eigen::Index c = 0; c < F.cols(); ++c)
+      F.col(c) = applyCoAd(data.g_local[p], Vector6d(F.col(c)));
     if (ancestor.nq > 0) {
       // rod intervals of one division share a block: add to both triangles, never assign
-      data.M.block(ancestor.idx_q, origin.idx_q, ancestor.nq, origin.nq).noalias() += data.S[p].transpose() * F;
-      data.M.block(origin.idx_q, ancestor.idx_q, origin.nq, ancestor.nq).noalias() += F.transpose() * data.S[p];
+      data.M.block(ancestor.idx_q, origin.idx_q, ancestor.nq, origin.nq).noalias() +=
+          data.S[p].transpose() * F;
+      data.M.block(origin.idx_q, ancestor.idx_q, origin.nq, ancestor.nq).noalias() +=
+          F.transpose() * data.S[p];
     }
     if (ancestor.has_placement) {
-      for (Eigen::Index c = 0; c < F.cols(); ++c) F.col(c) = applyCoAd(ancestor.g_fixed, Vector6d(F.col(c)));
+      for (Eigen::Index c = 0; c < F.cols(); ++c)
+        F.col(c) = applyCoAd(ancestor.g_fixed, Vector6d(F.col(c)));
     }
   }
 }
 
 }  // namespace
 
-const Eigen::MatrixXd& massMatrix(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
+const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
+                                  const Eigen::Ref<const Eigen::VectorXd>& q) {
   localKinematics(model, data, q);
   return massMatrixFromKinematics(model, data);
 }
@@ -47,7 +52,8 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
     const VirtualJoint& joint = model.joints[j];
     // composite inertia of the subtree, handed to the parent's child frame
-    if (joint.parent >= 0) data.I_composite[joint.parent] += data.I_composite[j].transformed(data.g_pc[j]);
+    if (joint.parent >= 0)
+      data.I_composite[joint.parent] += data.I_composite[j].transformed(data.g_pc[j]);
     if (joint.nq == 0) continue;
 
     auto F = data.scratch_6n.leftCols(joint.nq);
@@ -59,7 +65,8 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
       // in the joint base frame, where S lives
       const SpatialInertia I_base = data.I_composite[j].transformed(data.g_local[j]);
       for (int c = 0; c < joint.nq; ++c) F.col(c) = I_base * Vector6d(data.S[j].col(c));
-      data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq).noalias() += data.S[j].transpose() * F;
+      data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq).noalias() +=
+          data.S[j].transpose() * F;
       if (joint.has_placement) {
         for (int c = 0; c < joint.nq; ++c) F.col(c) = applyCoAd(joint.g_fixed, Vector6d(F.col(c)));
       }

@@ -1,5 +1,6 @@
 #pragma once
-// Generalised mass matrix by composite inertias (the CRBA of Featherstone, ch. 6, over virtual joints).
+// Generalised mass matrix by composite inertias (the CRBA of Featherstone, ch. 6, over virtual
+// joints).
 
 #include <Eigen/Core>
 
@@ -16,7 +17,8 @@ namespace tendril {
 /// \param[in] q generalised coordinates (dim model.nq)
 /// \return M, stored in data.M (nv x nv); also fills the joint-local position stage of data
 ///         (localKinematics), not the world poses data.g
-const Eigen::MatrixXd& massMatrix(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q);
+const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
+                                  const Eigen::Ref<const Eigen::VectorXd>& q);
 
 /// \brief The same, reusing the joint-local position stage already in data (e.g. right after
 ///        inverseDynamics at the same q, as forward dynamics does).

@@ -25,8 +25,13 @@ std::vector<int> freeCoordinates(int n, const std::vector<int>& prescribed) {
 class NewtonSolver {
  public:
   NewtonSolver(const Model& model, Data& data, const StaticsOptions& options)
-      : model_(model), data_(data), zero_(Eigen::VectorXd::Zero(model.nv)), options_(options),
-        free_(freeCoordinates(model.nv, options.prescribed)), R_(model.nv), R_trial_(model.nv) {}
+      : model_(model),
+        data_(data),
+        zero_(Eigen::VectorXd::Zero(model.nv)),
+        options_(options),
+        free_(freeCoordinates(model.nv, options.prescribed)),
+        R_(model.nv),
+        R_trial_(model.nv) {}
 
   // Newton iterations at one load factor; q is updated in place
   bool solve(Eigen::VectorXd& q, double load, double tolerance, StaticsResult& result) {
@@ -53,7 +58,8 @@ class NewtonSolver {
       R_ = R_trial_;
       ++result.iterations;
       result.residual_history.push_back(freeNorm(R_));
-      if (alpha * step.norm() <= options_.step_tolerance * (1.0 + q.norm()) && freeNorm(R_) <= 1e3 * tolerance) {
+      if (alpha * step.norm() <= options_.step_tolerance * (1.0 + q.norm()) &&
+          freeNorm(R_) <= 1e3 * tolerance) {
         return true;
       }
     }
@@ -80,7 +86,8 @@ class NewtonSolver {
       qp(k) = q(k) - options_.fd_step;
       staticResidual(model_, data_, qp, options_.time, zero_, load, Rm);
       qp(k) = q(k);
-      for (int r = 0; r < n; ++r) J(r, c) = (Rp(free_[r]) - Rm(free_[r])) / (2.0 * options_.fd_step);
+      for (int r = 0; r < n; ++r)
+        J(r, c) = (Rp(free_[r]) - Rm(free_[r])) / (2.0 * options_.fd_step);
     }
     return J;
   }
@@ -95,9 +102,9 @@ class NewtonSolver {
 
 }  // namespace
 
-void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q, double t,
-                    const Eigen::Ref<const Eigen::VectorXd>& tau_extra, double load_factor,
-                    Eigen::Ref<Eigen::VectorXd> R) {
+void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    double t, const Eigen::Ref<const Eigen::VectorXd>& tau_extra,
+                    double load_factor, Eigen::Ref<Eigen::VectorXd> R) {
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
   actuationForces(model, q, t, R);
   R += tau_extra;
@@ -107,7 +114,8 @@ void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen
   R.noalias() -= model.K * q;
 }
 
-StaticsResult solveStatics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q0,
+StaticsResult solveStatics(const Model& model, Data& data,
+                           const Eigen::Ref<const Eigen::VectorXd>& q0,
                            const StaticsOptions& options) {
   StaticsResult result;
   result.q = q0;
@@ -130,7 +138,8 @@ StaticsResult solveStatics(const Model& model, Data& data, const Eigen::Ref<cons
       ++result.load_steps;
       increment = std::min(1.0, 2.0 * increment);
     } else if ((increment *= 0.5) < options.min_load_step) {
-      result.message = "statics did not converge (load fraction reached " + std::to_string(reached) + ")";
+      result.message =
+          "statics did not converge (load fraction reached " + std::to_string(reached) + ")";
       break;
     }
   }
@@ -138,7 +147,8 @@ StaticsResult solveStatics(const Model& model, Data& data, const Eigen::Ref<cons
   result.converged = reached >= 1.0;
   result.residual_norm = newton.freeNorm(R);
   result.reactions.resize(static_cast<Eigen::Index>(options.prescribed.size()));
-  for (std::size_t i = 0; i < options.prescribed.size(); ++i) result.reactions(i) = -R(options.prescribed[i]);
+  for (std::size_t i = 0; i < options.prescribed.size(); ++i)
+    result.reactions(i) = -R(options.prescribed[i]);
   if (result.converged) result.message = "converged";
   return result;
 }

@@ -12,37 +12,40 @@
 namespace tendril {
 
 struct StaticsOptions {
-  double residual_tolerance = 1e-12;  ///< stop when |R| <= this * |load|, load = |B u - ID(q0, 0, 0)|
-  double step_tolerance = 1e-13;     ///< or when the Newton step is below this * (1 + |q|)
-  int max_iterations = 50;           ///< per load step
-  double min_load_step = 1.0 / 1024; ///< give up when load stepping needs smaller increments
-  double fd_step = 1e-7;             ///< central-difference step of the Jacobian [units of q]
-  std::vector<int> prescribed;       ///< coordinates held at their value in q0 (joint-coordinate control)
-  double time = 0.0;                 ///< time at which inputs and loads are evaluated [s]
+  double residual_tolerance =
+      1e-12;                      ///< stop when |R| <= this * |load|, load = |B u - ID(q0, 0, 0)|
+  double step_tolerance = 1e-13;  ///< or when the Newton step is below this * (1 + |q|)
+  int max_iterations = 50;        ///< per load step
+  double min_load_step = 1.0 / 1024;  ///< give up when load stepping needs smaller increments
+  double fd_step = 1e-7;              ///< central-difference step of the Jacobian [units of q]
+  std::vector<int>
+      prescribed;     ///< coordinates held at their value in q0 (joint-coordinate control)
+  double time = 0.0;  ///< time at which inputs and loads are evaluated [s]
 };
 
 struct StaticsResult {
   bool converged = false;
-  Eigen::VectorXd q;                    ///< equilibrium (or the last iterate)
-  Eigen::VectorXd reactions;            ///< generalised forces holding the prescribed coordinates
+  Eigen::VectorXd q;          ///< equilibrium (or the last iterate)
+  Eigen::VectorXd reactions;  ///< generalised forces holding the prescribed coordinates
   double residual_norm = 0.0;
-  int iterations = 0;                   ///< Newton iterations over all load steps
+  int iterations = 0;  ///< Newton iterations over all load steps
   int load_steps = 0;
-  std::vector<double> residual_history; ///< |R| after every iteration
+  std::vector<double> residual_history;  ///< |R| after every iteration
   std::string message;
 };
 
 /// \brief The static residual R(q) = lambda (B(q) u(t) + tau_extra - ID(q, 0, 0, t)) - K q: every
 ///        load (gravity, point loads, cables, joint inputs) scaled by the load factor lambda.
-/// \param[in] tau_extra additional generalised forces (dim model.nv), e.g. prescribed-joint reactions
-/// \param[out] R residual (dim model.nv)
-void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q, double t,
-                    const Eigen::Ref<const Eigen::VectorXd>& tau_extra, double load_factor,
-                    Eigen::Ref<Eigen::VectorXd> R);
+/// \param[in] tau_extra additional generalised forces (dim model.nv), e.g. prescribed-joint
+/// reactions \param[out] R residual (dim model.nv)
+void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    double t, const Eigen::Ref<const Eigen::VectorXd>& tau_extra,
+                    double load_factor, Eigen::Ref<Eigen::VectorXd> R);
 
 /// \brief Solves for the static equilibrium nearest q0 under the model's loads and inputs.
 /// \param[in] q0 initial guess; prescribed coordinates keep their value (dim model.nq)
-StaticsResult solveStatics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q0,
+StaticsResult solveStatics(const Model& model, Data& data,
+                           const Eigen::Ref<const Eigen::VectorXd>& q0,
                            const StaticsOptions& options = {});
 
 }  // namespace tendril

@@ -17,12 +17,15 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // names of enum values as they appear in files
-const std::map<JointType, std::string> kJointNames = {
-    {JointType::Fixed, "fixed"},         {JointType::Revolute, "revolute"},
-    {JointType::Prismatic, "prismatic"}, {JointType::Helical, "helical"},
-    {JointType::Cylindrical, "cylindrical"}, {JointType::Universal, "universal"},
-    {JointType::Planar, "planar"},       {JointType::Spherical, "spherical"},
-    {JointType::Free, "free"}};
+const std::map<JointType, std::string> kJointNames = {{JointType::Fixed, "fixed"},
+                                                      {JointType::Revolute, "revolute"},
+                                                      {JointType::Prismatic, "prismatic"},
+                                                      {JointType::Helical, "helical"},
+                                                      {JointType::Cylindrical, "cylindrical"},
+                                                      {JointType::Universal, "universal"},
+                                                      {JointType::Planar, "planar"},
+                                                      {JointType::Spherical, "spherical"},
+                                                      {JointType::Free, "free"}};
 const std::map<ShapeType, std::string> kShapeNames = {
     {ShapeType::Box, "box"}, {ShapeType::Cylinder, "cylinder"}, {ShapeType::Sphere, "sphere"}};
 const std::map<SectionShape, std::string> kSectionNames = {
@@ -94,7 +97,8 @@ class ObjectReader {
   template <class Enum>
   Enum enumeration(const std::string& key, const std::map<Enum, std::string>& names,
                    std::optional<Enum> fallback = std::nullopt) {
-    const std::string name = string(key, fallback ? std::optional(names.at(*fallback)) : std::nullopt);
+    const std::string name =
+        string(key, fallback ? std::optional(names.at(*fallback)) : std::nullopt);
     for (const auto& [value, text] : names) {
       if (text == name) return value;
     }
@@ -121,7 +125,8 @@ class ObjectReader {
       fail(pointer, "expected an array of " + std::to_string(N) + " numbers");
     }
     std::array<double, N> out{};
-    for (std::size_t i = 0; i < N; ++i) out[i] = asNumber(value[i], pointer + "/" + std::to_string(i));
+    for (std::size_t i = 0; i < N; ++i)
+      out[i] = asNumber(value[i], pointer + "/" + std::to_string(i));
     return out;
   }
   static std::string format(double x) {
@@ -170,7 +175,8 @@ ShapeDesc readShape(const Json& json, const std::string& pointer) {
   shape.color = in.numbers<3>("color", shape.color);
   const int used = shape.type == ShapeType::Box ? 3 : shape.type == ShapeType::Cylinder ? 2 : 1;
   for (int i = 0; i < used; ++i) {
-    if (!(shape.size[i] > 0.0)) ObjectReader::fail(in.at("size/" + std::to_string(i)), "must be positive");
+    if (!(shape.size[i] > 0.0))
+      ObjectReader::fail(in.at("size/" + std::to_string(i)), "must be positive");
   }
   for (int i = 0; i < 3; ++i) {
     if (shape.color[i] < 0.0 || shape.color[i] > 1.0) {
@@ -203,7 +209,8 @@ std::array<double, 2> readTaper(ObjectReader& in, const std::string& key) {
   }
   const auto pair = ObjectReader::asNumbers<2>(value, in.at(key));
   for (int i = 0; i < 2; ++i) {
-    if (!(pair[i] > 0.0)) ObjectReader::fail(in.at(key + "/" + std::to_string(i)), "must be positive");
+    if (!(pair[i] > 0.0))
+      ObjectReader::fail(in.at(key + "/" + std::to_string(i)), "must be positive");
   }
   return pair;
 }
@@ -236,14 +243,16 @@ MaterialDesc readMaterial(const Json& json, const std::string& pointer) {
   material.damping = in.nonNegative("damping", 0.0);
   if (in.has("shear_modulus")) {
     if (in.has("poisson_ratio")) {
-      ObjectReader::fail(in.at("shear_modulus"), "give either poisson_ratio or shear_modulus, not both");
+      ObjectReader::fail(in.at("shear_modulus"),
+                         "give either poisson_ratio or shear_modulus, not both");
     }
     material.shear_modulus = in.positive("shear_modulus");
     material.poisson_ratio.reset();
   } else {
     const double nu = in.number("poisson_ratio");
     if (!(nu > -1.0 && nu <= 0.5)) {
-      ObjectReader::fail(in.at("poisson_ratio"), "must lie in (-1, 0.5], got " + ObjectReader::format(nu));
+      ObjectReader::fail(in.at("poisson_ratio"),
+                         "must lie in (-1, 0.5], got " + ObjectReader::format(nu));
     }
     material.poisson_ratio = nu;
   }
@@ -259,9 +268,11 @@ StrainBasisDesc readBasis(const Json& json, const std::string& pointer) {
   for (int i = 0; i < 6; ++i) {
     const int order = orders.integer(kStrainNames[i], -1);
     if (order < -1) {
-      ObjectReader::fail(orders.at(kStrainNames[i]), "order must be -1 (off) or >= 0, got " + std::to_string(order));
+      ObjectReader::fail(orders.at(kStrainNames[i]),
+                         "order must be -1 (off) or >= 0, got " + std::to_string(order));
     }
-    if (order > 20) ObjectReader::fail(orders.at(kStrainNames[i]), "order above 20 is not supported");
+    if (order > 20)
+      ObjectReader::fail(orders.at(kStrainNames[i]), "order above 20 is not supported");
     basis.order[i] = order;
   }
   orders.rejectUnknownKeys();
@@ -272,7 +283,8 @@ StrainBasisDesc readBasis(const Json& json, const std::string& pointer) {
 DivisionDesc readDivision(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   DivisionDesc division;
-  if (const Json* origin = in.optional("origin")) division.origin = readPlacement(*origin, in.at("origin"));
+  if (const Json* origin = in.optional("origin"))
+    division.origin = readPlacement(*origin, in.at("origin"));
   division.length = in.positive("length");
   division.section = readSection(in.required("section"), in.at("section"));
   division.material = readMaterial(in.required("material"), in.at("material"));
@@ -290,7 +302,8 @@ SoftBodyDesc readSoft(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   SoftBodyDesc soft;
   soft.magnus_order = in.integer("magnus_order", 4);
-  if (soft.magnus_order != 2 && soft.magnus_order != 4) ObjectReader::fail(in.at("magnus_order"), "must be 2 or 4");
+  if (soft.magnus_order != 2 && soft.magnus_order != 4)
+    ObjectReader::fail(in.at("magnus_order"), "must be 2 or 4");
   const Json& divisions = in.required("divisions");
   if (!divisions.is_array() || divisions.empty()) {
     ObjectReader::fail(in.at("divisions"), "expected a non-empty array of divisions");
@@ -307,12 +320,15 @@ LinkDesc readLink(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   LinkDesc link;
   link.name = in.string("name");
-  if (link.name.empty() || link.name == "world") ObjectReader::fail(in.at("name"), "must be non-empty and not \"world\"");
+  if (link.name.empty() || link.name == "world")
+    ObjectReader::fail(in.at("name"), "must be non-empty and not \"world\"");
   link.parent = in.string("parent", "world");
-  if (const Json* origin = in.optional("origin")) link.origin = readPlacement(*origin, in.at("origin"));
+  if (const Json* origin = in.optional("origin"))
+    link.origin = readPlacement(*origin, in.at("origin"));
   if (const Json* joint = in.optional("joint")) link.joint = readJoint(*joint, in.at("joint"));
   const bool rigid = in.has("rigid"), soft = in.has("soft");
-  if (rigid == soft) ObjectReader::fail(pointer, "a link needs exactly one of \"rigid\" or \"soft\"");
+  if (rigid == soft)
+    ObjectReader::fail(pointer, "a link needs exactly one of \"rigid\" or \"soft\"");
   if (rigid) {
     link.kind = BodyKind::Rigid;
     link.rigid = readRigid(in.required("rigid"), in.at("rigid"));
@@ -331,13 +347,16 @@ TimeFunction readTimeFunction(const Json& json, const std::string& pointer) {
     return f;
   }
   ObjectReader in(json, pointer);
-  static const std::map<TimeFunction::Kind, std::string> kinds = {{TimeFunction::Kind::Constant, "constant"},
-                                                                  {TimeFunction::Kind::Ramp, "ramp"},
-                                                                  {TimeFunction::Kind::Sine, "sine"},
-                                                                  {TimeFunction::Kind::Table, "table"}};
+  static const std::map<TimeFunction::Kind, std::string> kinds = {
+      {TimeFunction::Kind::Constant, "constant"},
+      {TimeFunction::Kind::Ramp, "ramp"},
+      {TimeFunction::Kind::Sine, "sine"},
+      {TimeFunction::Kind::Table, "table"}};
   f.kind = in.enumeration("type", kinds);
   switch (f.kind) {
-    case TimeFunction::Kind::Constant: f.value = in.number("value"); break;
+    case TimeFunction::Kind::Constant:
+      f.value = in.number("value");
+      break;
     case TimeFunction::Kind::Ramp:
       f.value = in.number("value");
       f.start = in.nonNegative("start", 0.0);
@@ -351,11 +370,13 @@ TimeFunction readTimeFunction(const Json& json, const std::string& pointer) {
       break;
     case TimeFunction::Kind::Table: {
       const Json& points = in.required("points");
-      if (!points.is_array() || points.empty()) ObjectReader::fail(in.at("points"), "expected a non-empty array of [t, value]");
+      if (!points.is_array() || points.empty())
+        ObjectReader::fail(in.at("points"), "expected a non-empty array of [t, value]");
       for (std::size_t i = 0; i < points.size(); ++i) {
         const std::string at = in.at("points/" + std::to_string(i));
         f.table.push_back(ObjectReader::asNumbers<2>(points[i], at));
-        if (i > 0 && !(f.table[i][0] > f.table[i - 1][0])) ObjectReader::fail(at + "/0", "times must increase");
+        if (i > 0 && !(f.table[i][0] > f.table[i - 1][0]))
+          ObjectReader::fail(at + "/0", "times must increase");
       }
       break;
     }
@@ -373,7 +394,8 @@ std::vector<double> readPolynomial(ObjectReader& in, const std::string& key) {
   }
   std::vector<double> coefficients;
   for (std::size_t i = 0; i < value->size(); ++i) {
-    coefficients.push_back(ObjectReader::asNumber((*value)[i], in.at(key + "/" + std::to_string(i))));
+    coefficients.push_back(
+        ObjectReader::asNumber((*value)[i], in.at(key + "/" + std::to_string(i))));
   }
   return coefficients;
 }
@@ -384,7 +406,8 @@ CableDesc readCable(const Json& json, const std::string& pointer) {
   cable.name = in.string("name");
   cable.link = in.string("link");
   const Json& path = in.required("path");
-  if (!path.is_array() || path.empty()) ObjectReader::fail(in.at("path"), "expected a non-empty array of segments");
+  if (!path.is_array() || path.empty())
+    ObjectReader::fail(in.at("path"), "expected a non-empty array of segments");
   for (std::size_t i = 0; i < path.size(); ++i) {
     ObjectReader segment_in(path[i], in.at("path/" + std::to_string(i)));
     CableSegmentDesc segment;
@@ -394,7 +417,8 @@ CableDesc readCable(const Json& json, const std::string& pointer) {
     segment_in.rejectUnknownKeys();
     cable.path.push_back(segment);
   }
-  if (const Json* tension = in.optional("tension")) cable.tension = readTimeFunction(*tension, in.at("tension"));
+  if (const Json* tension = in.optional("tension"))
+    cable.tension = readTimeFunction(*tension, in.at("tension"));
   in.rejectUnknownKeys();
   return cable;
 }
@@ -406,10 +430,12 @@ PointLoadDesc readPointLoad(const Json& json, const std::string& pointer) {
   load.link = in.string("link");
   load.abscissa = in.number("abscissa", 0.0);
   load.offset = in.numbers<3>("offset", load.offset);
-  static const std::map<LoadFrame, std::string> frames = {{LoadFrame::Local, "local"}, {LoadFrame::Global, "global"}};
+  static const std::map<LoadFrame, std::string> frames = {{LoadFrame::Local, "local"},
+                                                          {LoadFrame::Global, "global"}};
   load.frame = in.enumeration("frame", frames, std::optional(LoadFrame::Local));
   load.wrench = in.numbers<6>("wrench", load.wrench);
-  if (const Json* scale = in.optional("scale")) load.scale = readTimeFunction(*scale, in.at("scale"));
+  if (const Json* scale = in.optional("scale"))
+    load.scale = readTimeFunction(*scale, in.at("scale"));
   in.rejectUnknownKeys();
   return load;
 }
@@ -425,12 +451,14 @@ JointInputDesc readJointInput(const Json& json, const std::string& pointer) {
 }
 
 template <class T>
-std::vector<T> readArray(ObjectReader& in, const std::string& key, T (*read)(const Json&, const std::string&)) {
+std::vector<T> readArray(ObjectReader& in, const std::string& key,
+                         T (*read)(const Json&, const std::string&)) {
   std::vector<T> out;
   const Json* items = in.optional(key);
   if (!items) return out;
   if (!items->is_array()) ObjectReader::fail(in.at(key), "expected an array");
-  for (std::size_t i = 0; i < items->size(); ++i) out.push_back(read((*items)[i], in.at(key + "/" + std::to_string(i))));
+  for (std::size_t i = 0; i < items->size(); ++i)
+    out.push_back(read((*items)[i], in.at(key + "/" + std::to_string(i))));
   return out;
 }
 
@@ -439,7 +467,8 @@ RobotDescription readRobot(const Json& json) {
   const int version = in.integer("schema_version");
   if (version != kSchemaVersion) {
     ObjectReader::fail("/schema_version", "unsupported version " + std::to_string(version) +
-                                              " (this Tendril reads version " + std::to_string(kSchemaVersion) + ")");
+                                              " (this Tendril reads version " +
+                                              std::to_string(kSchemaVersion) + ")");
   }
   RobotDescription robot;
   robot.name = in.string("name", robot.name);
@@ -453,15 +482,20 @@ RobotDescription readRobot(const Json& json) {
   robot.cables = readArray(in, "cables", readCable);
   robot.point_loads = readArray(in, "point_loads", readPointLoad);
   in.rejectUnknownKeys();
-  if (const auto problem = findTopologyProblem(robot)) throw ParseError(problem->pointer, problem->reason);
-  if (const auto problem = findReferenceProblem(robot)) throw ParseError(problem->pointer, problem->reason);
-  if (const auto problem = findDiscretisationProblem(robot)) throw ParseError(problem->pointer, problem->reason);
+  if (const auto problem = findTopologyProblem(robot))
+    throw ParseError(problem->pointer, problem->reason);
+  if (const auto problem = findReferenceProblem(robot))
+    throw ParseError(problem->pointer, problem->reason);
+  if (const auto problem = findDiscretisationProblem(robot))
+    throw ParseError(problem->pointer, problem->reason);
   return robot;
 }
 
 // ---- writing
 
-Json writePlacement(const Placement& p) { return Json{{"position", p.position}, {"rpy", p.rpy}}; }
+Json writePlacement(const Placement& p) {
+  return Json{{"position", p.position}, {"rpy", p.rpy}};
+}
 
 Json writeLink(const LinkDesc& link) {
   Json out{{"name", link.name}, {"parent", link.parent}, {"origin", writePlacement(link.origin)}};
@@ -514,13 +548,19 @@ Json writeLink(const LinkDesc& link) {
 
 Json writeTimeFunction(const TimeFunction& f) {
   switch (f.kind) {
-    case TimeFunction::Kind::Constant: return Json{{"type", "constant"}, {"value", f.value}};
+    case TimeFunction::Kind::Constant:
+      return Json{{"type", "constant"}, {"value", f.value}};
     case TimeFunction::Kind::Ramp:
-      return Json{{"type", "ramp"}, {"value", f.value}, {"start", f.start}, {"duration", f.duration}};
+      return Json{
+          {"type", "ramp"}, {"value", f.value}, {"start", f.start}, {"duration", f.duration}};
     case TimeFunction::Kind::Sine:
-      return Json{{"type", "sine"}, {"amplitude", f.amplitude}, {"frequency", f.frequency},
-                  {"phase", f.phase},   {"offset", f.offset}};
-    case TimeFunction::Kind::Table: return Json{{"type", "table"}, {"points", f.table}};
+      return Json{{"type", "sine"},
+                  {"amplitude", f.amplitude},
+                  {"frequency", f.frequency},
+                  {"phase", f.phase},
+                  {"offset", f.offset}};
+    case TimeFunction::Kind::Table:
+      return Json{{"type", "table"}, {"points", f.table}};
   }
   return Json();
 }
@@ -530,7 +570,10 @@ Json writeCable(const CableDesc& cable) {
   for (const CableSegmentDesc& segment : cable.path) {
     path.push_back(Json{{"division", segment.division}, {"y", segment.y}, {"z", segment.z}});
   }
-  return Json{{"name", cable.name}, {"link", cable.link}, {"path", path}, {"tension", writeTimeFunction(cable.tension)}};
+  return Json{{"name", cable.name},
+              {"link", cable.link},
+              {"path", path},
+              {"tension", writeTimeFunction(cable.tension)}};
 }
 
 Json writePointLoad(const PointLoadDesc& load) {

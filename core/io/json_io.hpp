@@ -1,7 +1,8 @@
 #pragma once
 // Reading and writing robot descriptions as JSON (schema: resources/schemas/robot.schema.json).
 // Parsing is strict: unknown keys, wrong types and out-of-range values are errors naming the
-// JSON pointer. Nothing is half-loaded: a description is returned only when the whole file is valid.
+// JSON pointer. Nothing is half-loaded: a description is returned only when the whole file is
+// valid.
 
 #include <filesystem>
 #include <stdexcept>

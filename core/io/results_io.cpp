@@ -22,7 +22,8 @@ std::string trajectoryCsv(const Model& model, const std::vector<Sample>& samples
   for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
     if (!model.links[i].is_leaf) continue;
     leaves.push_back(i);
-    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"}) out << ",tip:" << model.links[i].name << ":" << c;
+    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"})
+      out << ",tip:" << model.links[i].name << ":" << c;
   }
   out << ",kinetic,gravitational,elastic,dissipated\n";
   Data data(model);
@@ -34,16 +35,17 @@ std::string trajectoryCsv(const Model& model, const std::vector<Sample>& samples
     for (int link : leaves) {
       const SE3 tip = linkTipPose(model, data, link);
       const Eigen::Quaterniond orientation(tip.R);
-      out << "," << tip.p.x() << "," << tip.p.y() << "," << tip.p.z() << "," << orientation.w() << ","
-          << orientation.x() << "," << orientation.y() << "," << orientation.z();
+      out << "," << tip.p.x() << "," << tip.p.y() << "," << tip.p.z() << "," << orientation.w()
+          << "," << orientation.x() << "," << orientation.y() << "," << orientation.z();
     }
-    out << "," << s.energy.kinetic << "," << s.energy.gravitational << "," << s.energy.elastic << ","
-        << s.energy.dissipated << "\n";
+    out << "," << s.energy.kinetic << "," << s.energy.gravitational << "," << s.energy.elastic
+        << "," << s.energy.dissipated << "\n";
   }
   return out.str();
 }
 
-void saveTrajectoryCsv(const Model& model, const std::vector<Sample>& samples, const std::filesystem::path& path) {
+void saveTrajectoryCsv(const Model& model, const std::vector<Sample>& samples,
+                       const std::filesystem::path& path) {
   writeFileAtomically(path, trajectoryCsv(model, samples));
 }
 
@@ -72,7 +74,8 @@ CsvTable loadCsv(const std::filesystem::path& path) {
       double value = 0.0;
       const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
       if (error != std::errc() || end != field.data() + field.size()) {
-        throw std::runtime_error(path.string() + ":" + std::to_string(number) + ": not a number: " + field);
+        throw std::runtime_error(path.string() + ":" + std::to_string(number) +
+                                 ": not a number: " + field);
       }
       row.push_back(value);
     }

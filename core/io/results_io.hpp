@@ -19,7 +19,8 @@ namespace tendril {
 std::string trajectoryCsv(const Model& model, const std::vector<Sample>& samples);
 
 /// \brief Writes trajectoryCsv atomically.
-void saveTrajectoryCsv(const Model& model, const std::vector<Sample>& samples, const std::filesystem::path& path);
+void saveTrajectoryCsv(const Model& model, const std::vector<Sample>& samples,
+                       const std::filesystem::path& path);
 
 /// \brief A trajectory read back: the column names and the rows of numbers.
 struct CsvTable {

@@ -14,7 +14,8 @@
 namespace tendril {
 namespace {
 
-const char* const kStrainNames[6] = {"torsion", "bend_y", "bend_z", "stretch", "shear_y", "shear_z"};
+const char* const kStrainNames[6] = {"torsion", "bend_y",  "bend_z",
+                                     "stretch", "shear_y", "shear_z"};
 
 SE3 toSE3(const Placement& placement) {
   SE3 g;
@@ -23,7 +24,9 @@ SE3 toSE3(const Placement& placement) {
   return g;
 }
 
-std::string linkPointer(int link, const std::string& rest) { return "/links/" + std::to_string(link) + "/" + rest; }
+std::string linkPointer(int link, const std::string& rest) {
+  return "/links/" + std::to_string(link) + "/" + rest;
+}
 
 // spatial inertia of a rigid body about its link frame origin, [w; v] ordering:
 // [[I_c + m c~^T c~, m c~], [-m c~, m I]]
@@ -40,7 +43,8 @@ Matrix6d rigidInertia(const RigidBodyDesc& body, int link) {
                         principal(1) + principal(2) >= principal(0) * (1 - 1e-9);
   if (!positive || !triangle) {
     throw ParseError(linkPointer(link, "rigid/inertia"),
-                     "not a physical inertia (principal moments must be positive and satisfy the triangle inequality)");
+                     "not a physical inertia (principal moments must be positive and satisfy the "
+                     "triangle inequality)");
   }
   const Eigen::Vector3d c(body.com.data());
   const Eigen::Matrix3d c_skew = skew(c);
@@ -58,11 +62,15 @@ class ModelBuilder {
   }
 
   Model build() {
-    if (const auto problem = findTopologyProblem(robot_)) throw ParseError(problem->pointer, problem->reason);
-    if (const auto problem = findReferenceProblem(robot_)) throw ParseError(problem->pointer, problem->reason);
-    if (const auto problem = findDiscretisationProblem(robot_)) throw ParseError(problem->pointer, problem->reason);
+    if (const auto problem = findTopologyProblem(robot_))
+      throw ParseError(problem->pointer, problem->reason);
+    if (const auto problem = findReferenceProblem(robot_))
+      throw ParseError(problem->pointer, problem->reason);
+    if (const auto problem = findDiscretisationProblem(robot_))
+      throw ParseError(problem->pointer, problem->reason);
     parent_ = parentIndices(robot_);
-    for (const CableDesc& cable : robot_.cables) model_.cables.push_back({cable.name, cable.tension, {}});
+    for (const CableDesc& cable : robot_.cables)
+      model_.cables.push_back({cable.name, cable.tension, {}});
     model_.links.resize(robot_.links.size());
     for (int i : topologicalOrder(robot_)) addLink(i);
     for (std::size_t i = 0; i < robot_.links.size(); ++i) {
@@ -92,7 +100,8 @@ class ModelBuilder {
     joint.nq = static_cast<int>(joint.Phi.cols());
     joint.constant_subspace = commutes(joint.Phi);
     joint.idx_q = model_.nq;
-    for (int k = 0; k < joint.nq; ++k) model_.coordinate_names.push_back(link.name + "/joint/" + std::to_string(k));
+    for (int k = 0; k < joint.nq; ++k)
+      model_.coordinate_names.push_back(link.name + "/joint/" + std::to_string(k));
     model_.nq += joint.nq;
     if (link.kind == BodyKind::Rigid) {
       joint.has_inertia = true;
@@ -138,8 +147,8 @@ class ModelBuilder {
     const int idx = model_.nq;
     for (int c = 0; c < 6; ++c) {
       for (int k = 0; k <= division.basis.order[c]; ++k) {
-        model_.coordinate_names.push_back(robot_.links[link].name + "/div" + std::to_string(d) + "/" + kStrainNames[c] +
-                                          "/" + std::to_string(k));
+        model_.coordinate_names.push_back(robot_.links[link].name + "/div" + std::to_string(d) +
+                                          "/" + kStrainNames[c] + "/" + std::to_string(k));
       }
     }
     model_.nq += ndof;
@@ -190,17 +199,21 @@ class ModelBuilder {
     const double L = division.length;
     std::vector<Point> points = {{0.0, 0.0}};
     const GaussRule gauss = gaussLegendre(division.gauss_points, L);
-    for (int k = 0; k < division.gauss_points; ++k) points.push_back({gauss.nodes[k], gauss.weights[k]});
+    for (int k = 0; k < division.gauss_points; ++k)
+      points.push_back({gauss.nodes[k], gauss.weights[k]});
     points.push_back({L, 0.0});
     // a point load needs a frame where it acts: split the interval there
     for (const PointLoadDesc& load : robot_.point_loads) {
       if (load.link != robot_.links[link].name) continue;
       const double X = loadAbscissa(load, link) - X_start;
       if (X <= 0.0 || X > L) continue;
-      const auto same = [&](const Point& p) { return std::abs(p.X - X) <= 1e-12 * std::max(1.0, L); };
+      const auto same = [&](const Point& p) {
+        return std::abs(p.X - X) <= 1e-12 * std::max(1.0, L);
+      };
       if (std::none_of(points.begin(), points.end(), same)) points.push_back({X, 0.0});
     }
-    std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.X < b.X; });
+    std::sort(points.begin(), points.end(),
+              [](const Point& a, const Point& b) { return a.X < b.X; });
     return points;
   }
 
@@ -212,11 +225,13 @@ class ModelBuilder {
     for (std::size_t i = 0; i < robot_.point_loads.size(); ++i) {
       const PointLoadDesc& load = robot_.point_loads[i];
       if (load.link != robot_.links[link].name) continue;
-      if (std::abs(loadAbscissa(load, link) - X) <= 1e-12 * std::max(1.0, X)) load_joint_[i] = joint;
+      if (std::abs(loadAbscissa(load, link) - X) <= 1e-12 * std::max(1.0, X))
+        load_joint_[i] = joint;
     }
   }
 
-  void addCableSamples(int link, int d, double X, double w, int idx, const Matrix6Xd& Phi, const Vector6d& xi_star) {
+  void addCableSamples(int link, int d, double X, double w, int idx, const Matrix6Xd& Phi,
+                       const Vector6d& xi_star) {
     for (std::size_t c = 0; c < robot_.cables.size(); ++c) {
       const CableDesc& cable = robot_.cables[c];
       if (cable.link != robot_.links[link].name) continue;
@@ -277,8 +292,10 @@ class ModelBuilder {
     for (const StiffnessTerm& t : stiffness_terms_) {
       const Vector6d stiffness = t.section.stiffnessDiagonal(t.material);
       const Vector6d damping = t.section.dampingDiagonal(t.material);
-      model_.K.block(t.idx, t.idx, t.n, t.n) += t.w * t.Phi.transpose() * stiffness.asDiagonal() * t.Phi;
-      model_.D.block(t.idx, t.idx, t.n, t.n) += t.w * t.Phi.transpose() * damping.asDiagonal() * t.Phi;
+      model_.K.block(t.idx, t.idx, t.n, t.n) +=
+          t.w * t.Phi.transpose() * stiffness.asDiagonal() * t.Phi;
+      model_.D.block(t.idx, t.idx, t.n, t.n) +=
+          t.w * t.Phi.transpose() * damping.asDiagonal() * t.Phi;
     }
   }
 
@@ -288,7 +305,8 @@ class ModelBuilder {
     if (joint.kind == VirtualJointKind::Rigid && joint.nq == 1) {
       joint.screw = joint.Phi.col(0);
       const Eigen::Vector3d w = joint.screw.head<3>(), v = joint.screw.tail<3>();
-      joint.single_screw = (w.isZero(0.0) || std::abs(w.norm() - 1.0) < 1e-15) && w.cross(v).isZero(1e-15);
+      joint.single_screw =
+          (w.isZero(0.0) || std::abs(w.norm() - 1.0) < 1e-15) && w.cross(v).isZero(1e-15);
     }
     model_.joints.push_back(std::move(joint));
     return n() - 1;
@@ -325,9 +343,14 @@ Matrix6Xd jointBasis(const JointDesc& joint) {
   const Eigen::Vector3d axis = Eigen::Vector3d(joint.axis.data()).normalized();
   Matrix6Xd Phi = Matrix6Xd::Zero(6, jointDof(joint.type));
   switch (joint.type) {
-    case JointType::Fixed: break;
-    case JointType::Revolute: Phi.col(0).head<3>() = axis; break;
-    case JointType::Prismatic: Phi.col(0).tail<3>() = axis; break;
+    case JointType::Fixed:
+      break;
+    case JointType::Revolute:
+      Phi.col(0).head<3>() = axis;
+      break;
+    case JointType::Prismatic:
+      Phi.col(0).tail<3>() = axis;
+      break;
     case JointType::Helical:
       Phi.col(0).head<3>() = axis;
       Phi.col(0).tail<3>() = joint.pitch * axis;
@@ -345,12 +368,18 @@ Matrix6Xd jointBasis(const JointDesc& joint) {
       Phi(3, 1) = 1.0;
       Phi(4, 2) = 1.0;
       break;
-    case JointType::Spherical: Phi.topRows<3>().setIdentity(); break;
-    case JointType::Free: Phi.setIdentity(); break;
+    case JointType::Spherical:
+      Phi.topRows<3>().setIdentity();
+      break;
+    case JointType::Free:
+      Phi.setIdentity();
+      break;
   }
   return Phi;
 }
 
-Model buildModel(const RobotDescription& robot) { return ModelBuilder(robot).build(); }
+Model buildModel(const RobotDescription& robot) {
+  return ModelBuilder(robot).build();
+}
 
 }  // namespace tendril

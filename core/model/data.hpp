@@ -15,35 +15,41 @@ struct Data {
 
   //-------------------- position stage
   // computed by forwardKinematics(model, data, q)
-  std::vector<Vector6d> Omega;   ///< joint twist Omega_j                          (n_vjoints)
-  std::vector<SE3> g_local;      ///< exp(Omega_j): child frame in the joint base   (n_vjoints)
-  std::vector<SE3> g_pc;         ///< child frame j in its parent's child frame: g_fixed exp(Omega_j) (n_vjoints)
-  std::vector<SE3> g;            ///< child frame j in world                       (n_vjoints)
-  std::vector<Matrix6Xd> Z;      ///< dOmega_j/dq_j                                 (n_vjoints; 6 x nq_j)
-  std::vector<Matrix6d> T;       ///< T(Omega_j); not computed for constant-subspace joints (n_vjoints)
-  std::vector<Matrix6Xd> S;      ///< motion subspace T Z, in the joint base frame  (n_vjoints; 6 x nq_j)
+  std::vector<Vector6d> Omega;  ///< joint twist Omega_j                          (n_vjoints)
+  std::vector<SE3> g_local;     ///< exp(Omega_j): child frame in the joint base   (n_vjoints)
+  std::vector<SE3>
+      g_pc;  ///< child frame j in its parent's child frame: g_fixed exp(Omega_j) (n_vjoints)
+  std::vector<SE3> g;  ///< child frame j in world                       (n_vjoints)
+  std::vector<Matrix6Xd>
+      Z;                    ///< dOmega_j/dq_j                                 (n_vjoints; 6 x nq_j)
+  std::vector<Matrix6d> T;  ///< T(Omega_j); not computed for constant-subspace joints (n_vjoints)
+  std::vector<Matrix6Xd>
+      S;  ///< motion subspace T Z, in the joint base frame  (n_vjoints; 6 x nq_j)
   std::vector<Vector6d> xi_z1, xi_z2;  ///< strains at the collocation points (rod intervals)
 
   //-------------------- velocity stage
   // computed by forwardKinematics(model, data, q, v)
-  std::vector<Vector6d> eta;     ///< twist of child frame j, expressed in it        (n_vjoints)
-  std::vector<Matrix6Xd> S_dot;  ///< time derivative of S_j                          (n_vjoints; 6 x nq_j)
+  std::vector<Vector6d> eta;  ///< twist of child frame j, expressed in it        (n_vjoints)
+  std::vector<Matrix6Xd>
+      S_dot;  ///< time derivative of S_j                          (n_vjoints; 6 x nq_j)
 
   //-------------------- dynamics stage
   // computed by inverseDynamics(model, data, q, v, a)
-  std::vector<Vector6d> eta_dot;  ///< acceleration of child frame j, gravity included as base acceleration -G
-  std::vector<Vector6d> F;        ///< wrench transmitted to child frame j by its joint (subtree), in frame j
-  Eigen::VectorXd tau;            ///< ID(q, v, a) (nv)
+  std::vector<Vector6d>
+      eta_dot;  ///< acceleration of child frame j, gravity included as base acceleration -G
+  std::vector<Vector6d>
+      F;                ///< wrench transmitted to child frame j by its joint (subtree), in frame j
+  Eigen::VectorXd tau;  ///< ID(q, v, a) (nv)
 
   //-------------------- mass matrix
   // computed by massMatrix(model, data, q)
   std::vector<SpatialInertia> I_composite;  ///< composite inertia of the subtree at child frame j
-  Eigen::MatrixXd M;                  ///< generalised mass matrix (nv x nv), symmetric
+  Eigen::MatrixXd M;                        ///< generalised mass matrix (nv x nv), symmetric
 
   //-------------------- forward dynamics
   // computed by forwardDynamics(model, data, q, v, tau_applied)
-  Eigen::VectorXd qdd;               ///< generalised acceleration (nv)
-  Eigen::VectorXd bias;              ///< ID(q, v, 0) (nv)
+  Eigen::VectorXd qdd;                   ///< generalised acceleration (nv)
+  Eigen::VectorXd bias;                  ///< ID(q, v, 0) (nv)
   Eigen::LLT<Eigen::MatrixXd> M_factor;  ///< Cholesky factor of M
 
   //-------------------- scratch (sized once)

@@ -19,13 +19,24 @@ struct Placement {
   bool operator==(const Placement&) const = default;
 };
 
-enum class JointType { Fixed, Revolute, Prismatic, Helical, Cylindrical, Universal, Planar, Spherical, Free };
+enum class JointType {
+  Fixed,
+  Revolute,
+  Prismatic,
+  Helical,
+  Cylindrical,
+  Universal,
+  Planar,
+  Spherical,
+  Free
+};
 
 /// \brief A rigid joint between a link's parent frame and the link's base frame.
 struct JointDesc {
   JointType type = JointType::Fixed;
-  Vec3 axis{1.0, 0.0, 0.0};  ///< joint axis in the joint frame (revolute, prismatic, helical, cylindrical)
-  double pitch = 0.0;        ///< helical pitch [m/rad]
+  Vec3 axis{1.0, 0.0,
+            0.0};  ///< joint axis in the joint frame (revolute, prismatic, helical, cylindrical)
+  double pitch = 0.0;  ///< helical pitch [m/rad]
   bool operator==(const JointDesc&) const = default;
 };
 
@@ -34,17 +45,20 @@ enum class ShapeType { Box, Cylinder, Sphere };
 /// \brief Visual (and default inertial) shape of a rigid body, centred at its centre of mass.
 struct ShapeDesc {
   ShapeType type = ShapeType::Box;
-  Vec3 size{0.1, 0.05, 0.05};  ///< box: full extents x,y,z; cylinder: radius, length (along x), -; sphere: radius, -, -
+  Vec3 size{0.1, 0.05, 0.05};  ///< box: full extents x,y,z; cylinder: radius, length (along x), -;
+                               ///< sphere: radius, -, -
   Vec3 color{0.75, 0.75, 0.78};
   bool operator==(const ShapeDesc&) const = default;
 };
 
 /// \brief Rigid body: mass properties in the body frame and the frame where children attach.
 struct RigidBodyDesc {
-  double mass = 1.0;                   ///< [kg]
-  Vec3 com{0.05, 0.0, 0.0};            ///< centre of mass in the link frame [m]
-  std::array<double, 6> inertia{1e-3, 1e-3, 1e-3, 0.0, 0.0, 0.0};  ///< Ixx Iyy Izz Ixy Ixz Iyz about com [kg m^2]
-  Placement tip{{0.1, 0.0, 0.0}, {0.0, 0.0, 0.0}};  ///< frame where children attach, in the link frame
+  double mass = 1.0;         ///< [kg]
+  Vec3 com{0.05, 0.0, 0.0};  ///< centre of mass in the link frame [m]
+  std::array<double, 6> inertia{1e-3, 1e-3, 1e-3,
+                                0.0,  0.0,  0.0};  ///< Ixx Iyy Izz Ixy Ixz Iyz about com [kg m^2]
+  Placement tip{{0.1, 0.0, 0.0},
+                {0.0, 0.0, 0.0}};  ///< frame where children attach, in the link frame
   ShapeDesc shape;
   bool operator==(const RigidBodyDesc&) const = default;
 };
@@ -61,11 +75,12 @@ struct CrossSectionDesc {
 };
 
 struct MaterialDesc {
-  double youngs_modulus = 1e6;                ///< E [Pa]
-  std::optional<double> poisson_ratio = 0.5;  ///< nu in (-1, 0.5]; used when shear_modulus is absent
-  std::optional<double> shear_modulus;        ///< G [Pa]; overrides poisson_ratio
-  double density = 1000.0;                    ///< rho [kg/m^3]
-  double damping = 0.0;                       ///< eta [Pa s]
+  double youngs_modulus = 1e6;  ///< E [Pa]
+  std::optional<double> poisson_ratio =
+      0.5;                              ///< nu in (-1, 0.5]; used when shear_modulus is absent
+  std::optional<double> shear_modulus;  ///< G [Pa]; overrides poisson_ratio
+  double density = 1000.0;              ///< rho [kg/m^3]
+  double damping = 0.0;                 ///< eta [Pa s]
   bool operator==(const MaterialDesc&) const = default;
 };
 
@@ -80,12 +95,14 @@ struct StrainBasisDesc {
 };
 
 struct DivisionDesc {
-  Placement origin;     ///< start of the division in the end frame of the previous one (or the link frame)
+  Placement
+      origin;  ///< start of the division in the end frame of the previous one (or the link frame)
   double length = 0.5;  ///< [m]
   CrossSectionDesc section;
   MaterialDesc material;
   StrainBasisDesc basis;
-  std::array<double, 6> reference_strain{0.0, 0.0, 0.0, 1.0, 0.0, 0.0};  ///< xi* [1/m, 1/m, 1/m, -, -, -]
+  std::array<double, 6> reference_strain{0.0, 0.0, 0.0,
+                                         1.0, 0.0, 0.0};  ///< xi* [1/m, 1/m, 1/m, -, -, -]
   int gauss_points = 5;
   bool operator==(const DivisionDesc&) const = default;
 };
@@ -121,7 +138,8 @@ struct TimeFunction {
   double frequency = 1.0;  ///< sine [Hz]
   double phase = 0.0;      ///< sine [rad]
   double offset = 0.0;     ///< sine
-  std::vector<std::array<double, 2>> table;  ///< (t, value) pairs, t increasing; held constant outside
+  std::vector<std::array<double, 2>>
+      table;  ///< (t, value) pairs, t increasing; held constant outside
   double operator()(double t) const;
   static TimeFunction constant(double value) {
     TimeFunction f;
@@ -166,10 +184,10 @@ enum class LoadFrame { Local, Global };
 struct PointLoadDesc {
   std::string name;
   std::string link;
-  double abscissa = 0.0;                      ///< soft links: X from the base [m]; -1 = the tip
-  Vec3 offset{0.0, 0.0, 0.0};                 ///< application point in the local frame [m]
-  LoadFrame frame = LoadFrame::Local;         ///< axes of the wrench: following the body, or world
-  std::array<double, 6> wrench{0, 0, 0, 0, 0, 0};  ///< [moment (N m); force (N)]
+  double abscissa = 0.0;               ///< soft links: X from the base [m]; -1 = the tip
+  Vec3 offset{0.0, 0.0, 0.0};          ///< application point in the local frame [m]
+  LoadFrame frame = LoadFrame::Local;  ///< axes of the wrench: following the body, or world
+  std::array<double, 6> wrench{0, 0, 0, 0, 0, 0};    ///< [moment (N m); force (N)]
   TimeFunction scale = TimeFunction::constant(1.0);  ///< multiplies the wrench
   bool operator==(const PointLoadDesc&) const = default;
 };

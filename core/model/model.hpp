@@ -3,9 +3,9 @@
 //
 // buildModel() flattens the link tree into "virtual joints" sorted parents-first (theory-gvs.md
 // section 2.2): every rigid joint, and every interval between two consecutive computational points
-// of a soft division (a pseudo-rigid joint whose twist comes from the Magnus expansion of the strain
-// field). Each virtual joint j owns a child frame j; inertia is lumped at those frames. So every
-// algorithm is a forward and a backward loop over [0, n_vjoints).
+// of a soft division (a pseudo-rigid joint whose twist comes from the Magnus expansion of the
+// strain field). Each virtual joint j owns a child frame j; inertia is lumped at those frames. So
+// every algorithm is a forward and a backward loop over [0, n_vjoints).
 //
 // Notation (core/math/lie.hpp): g_j pose of child frame j in world; Omega_j joint twist with
 // g_parent * g_fixed * exp(Omega_j) = g_j; S_j = T(Omega_j) Z_j its motion subspace in the base
@@ -31,11 +31,11 @@ enum class VirtualJointKind {
 
 struct VirtualJoint {
   VirtualJointKind kind = VirtualJointKind::Rigid;
-  int parent = -1;   ///< parent virtual joint (whose child frame this joint starts from), -1 = world
-  int link = -1;     ///< index of the description link it belongs to
-  SE3 g_fixed;       ///< constant placement of the joint base in the parent's child frame
-  int idx_q = 0;     ///< first coordinate of q_j in q
-  int nq = 0;        ///< number of coordinates q_j
+  int parent = -1;  ///< parent virtual joint (whose child frame this joint starts from), -1 = world
+  int link = -1;    ///< index of the description link it belongs to
+  SE3 g_fixed;      ///< constant placement of the joint base in the parent's child frame
+  int idx_q = 0;    ///< first coordinate of q_j in q
+  int nq = 0;       ///< number of coordinates q_j
 
   // rigid: motion basis
   Matrix6Xd Phi;  ///< 6 x nq, columns are unit screws in the joint base frame
@@ -51,16 +51,16 @@ struct VirtualJoint {
   // rod interval: strain bases at the collocation points (order 4: the two Zanna points;
   // order 2: Phi_z1 holds the midpoint)
   int magnus_order = 4;
-  double h = 0.0;             ///< interval length [m]
-  Matrix6Xd Phi_z1, Phi_z2;   ///< 6 x nq
+  double h = 0.0;                       ///< interval length [m]
+  Matrix6Xd Phi_z1, Phi_z2;             ///< 6 x nq
   Vector6d xi_star = Vector6d::Zero();  ///< reference strain (constant along a division)
 
   // inertia lumped at the child frame, expressed in it
   bool has_inertia = false;
   Matrix6d M = Matrix6d::Zero();
-  SpatialInertia inertia;  ///< M in compact form
+  SpatialInertia inertia;                         ///< M in compact form
   Eigen::Vector3d com = Eigen::Vector3d::Zero();  ///< centre of mass in the child frame (energy)
-  double mass = 0.0;                               ///< lumped mass (energy, gravity bookkeeping)
+  double mass = 0.0;                              ///< lumped mass (energy, gravity bookkeeping)
 
   double radius = 0.0;  ///< cross-section size at the child frame (drawing)
 };
@@ -69,20 +69,20 @@ struct VirtualJoint {
 struct LinkInfo {
   std::string name;
   BodyKind kind = BodyKind::Rigid;
-  int joint = -1;        ///< virtual joint of the link's rigid joint (its child frame is the link frame)
+  int joint = -1;  ///< virtual joint of the link's rigid joint (its child frame is the link frame)
   int first_interval = -1, last_interval = -1;  ///< soft: range of rod-interval virtual joints
-  int tip = -1;          ///< virtual joint whose child frame precedes the tip
-  SE3 g_tip;             ///< tip frame in that child frame
-  int idx_q = 0, nq = 0; ///< all coordinates of the link (joint + rod)
+  int tip = -1;              ///< virtual joint whose child frame precedes the tip
+  SE3 g_tip;                 ///< tip frame in that child frame
+  int idx_q = 0, nq = 0;     ///< all coordinates of the link (joint + rod)
   double base_radius = 0.0;  ///< soft: section size at X = 0 (drawing)
   bool is_leaf = true;
 };
 
 /// \brief One Gauss point of a cable's path: the data of (D60) at that point.
 struct CableSample {
-  int idx_q = 0, nq = 0;       ///< the division's coordinates
-  double weight = 0.0;         ///< quadrature weight [m]
-  Matrix6Xd Phi;               ///< strain basis at the point (6 x nq)
+  int idx_q = 0, nq = 0;  ///< the division's coordinates
+  double weight = 0.0;    ///< quadrature weight [m]
+  Matrix6Xd Phi;          ///< strain basis at the point (6 x nq)
   Vector6d xi_star = Vector6d::Zero();
   Eigen::Vector3d d = Eigen::Vector3d::Zero();        ///< cable offset from the centreline [m]
   Eigen::Vector3d d_prime = Eigen::Vector3d::Zero();  ///< its derivative along X
@@ -111,16 +111,17 @@ struct CompiledJointInput {
 struct Model {
   int nq = 0;  ///< generalised coordinates (rigid joints, rod strain modes); nv == nq
   int nv = 0;
-  std::vector<VirtualJoint> joints;  ///< parents before children
-  std::vector<LinkInfo> links;       ///< in description order
-  Eigen::MatrixXd K;                 ///< generalised stiffness (nq x nq), constant
-  Eigen::MatrixXd D;                 ///< generalised damping (nq x nq), constant
+  std::vector<VirtualJoint> joints;     ///< parents before children
+  std::vector<LinkInfo> links;          ///< in description order
+  Eigen::MatrixXd K;                    ///< generalised stiffness (nq x nq), constant
+  Eigen::MatrixXd D;                    ///< generalised damping (nq x nq), constant
   Vector6d gravity = Vector6d::Zero();  ///< G = [0; a_g] in world
-  std::vector<std::string> coordinate_names;  ///< nq labels, e.g. "link1/joint/0", "rod/div0/bend_y/2"
+  std::vector<std::string>
+      coordinate_names;  ///< nq labels, e.g. "link1/joint/0", "rod/div0/bend_y/2"
   std::vector<CompiledCable> cables;
   std::vector<CompiledPointLoad> point_loads;
   std::vector<CompiledJointInput> joint_inputs;
-  RobotDescription description;      ///< the source, for drawing and saving
+  RobotDescription description;  ///< the source, for drawing and saving
 
   int n_vjoints() const { return static_cast<int>(joints.size()); }
 };
@@ -134,7 +135,8 @@ Model buildModel(const RobotDescription& robot);
 /// \brief Whether the columns of a motion basis commute pairwise (ad_a b = 0).
 bool commutes(const Matrix6Xd& Phi);
 
-/// \brief Motion basis Phi (6 x dof) of a rigid joint, in its joint frame (theory-gvs.md 2.1 table).
+/// \brief Motion basis Phi (6 x dof) of a rigid joint, in its joint frame (theory-gvs.md 2.1
+/// table).
 Matrix6Xd jointBasis(const JointDesc& joint);
 
 }  // namespace tendril

@@ -34,7 +34,7 @@ SectionProperties sectionProperties(const CrossSectionDesc& section, double s) {
     p.Jy = p.Jz = std::numbers::pi * std::pow(r, 4) / 4.0;
     p.radius = r;
   } else {
-    const double w = lerp(section.width_start, section.width_end);   // along y
+    const double w = lerp(section.width_start, section.width_end);    // along y
     const double h = lerp(section.height_start, section.height_end);  // along z
     p.area = w * h;
     p.Jy = w * h * h * h / 12.0;  // bending about y: distance along z

@@ -8,9 +8,10 @@ namespace tendril {
 
 struct SectionProperties {
   double area = 0.0;  ///< A [m^2]
-  double Jx = 0.0;    ///< polar second moment Jy + Jz [m^4] (torsional inertia and stiffness, as SoRoSim)
-  double Jy = 0.0;    ///< second moment about local y [m^4]
-  double Jz = 0.0;    ///< second moment about local z [m^4]
+  double Jx =
+      0.0;  ///< polar second moment Jy + Jz [m^4] (torsional inertia and stiffness, as SoRoSim)
+  double Jy = 0.0;      ///< second moment about local y [m^4]
+  double Jz = 0.0;      ///< second moment about local z [m^4]
   double radius = 0.0;  ///< circular radius, or half the larger side (drawing)
 
   /// \brief Screw inertia per unit length and density: diag(Jx, Jy, Jz, A, A, A).

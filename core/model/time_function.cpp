@@ -8,18 +8,21 @@ namespace tendril {
 
 double TimeFunction::operator()(double t) const {
   switch (kind) {
-    case Kind::Constant: return value;
+    case Kind::Constant:
+      return value;
     case Kind::Ramp:
       if (t <= start) return 0.0;
       if (duration <= 0.0 || t >= start + duration) return value;
       return value * (t - start) / duration;
-    case Kind::Sine: return offset + amplitude * std::sin(2.0 * std::numbers::pi * frequency * t + phase);
+    case Kind::Sine:
+      return offset + amplitude * std::sin(2.0 * std::numbers::pi * frequency * t + phase);
     case Kind::Table: {
       if (table.empty()) return 0.0;
       if (t <= table.front()[0]) return table.front()[1];
       if (t >= table.back()[0]) return table.back()[1];
-      const auto upper = std::upper_bound(table.begin(), table.end(), t,
-                                          [](double time, const std::array<double, 2>& row) { return time < row[0]; });
+      const auto upper = std::upper_bound(
+          table.begin(), table.end(), t,
+          [](double time, const std::array<double, 2>& row) { return time < row[0]; });
       const auto& [t1, v1] = *upper;
       const auto& [t0, v0] = *(upper - 1);
       return v0 + (v1 - v0) * (t - t0) / (t1 - t0);

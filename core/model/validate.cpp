@@ -7,15 +7,20 @@ namespace tendril {
 
 int jointDof(JointType type) {
   switch (type) {
-    case JointType::Fixed: return 0;
+    case JointType::Fixed:
+      return 0;
     case JointType::Revolute:
     case JointType::Prismatic:
-    case JointType::Helical: return 1;
+    case JointType::Helical:
+      return 1;
     case JointType::Cylindrical:
-    case JointType::Universal: return 2;
+    case JointType::Universal:
+      return 2;
     case JointType::Planar:
-    case JointType::Spherical: return 3;
-    case JointType::Free: return 6;
+    case JointType::Spherical:
+      return 3;
+    case JointType::Free:
+      return 6;
   }
   return 0;
 }
@@ -32,7 +37,8 @@ std::optional<DescriptionProblem> findTopologyProblem(const RobotDescription& ro
   std::map<std::string, std::size_t> index_of;
   for (std::size_t i = 0; i < robot.links.size(); ++i) {
     if (!index_of.emplace(robot.links[i].name, i).second) {
-      return DescriptionProblem{linkPointer(i, "name"), "duplicate link name \"" + robot.links[i].name + "\""};
+      return DescriptionProblem{linkPointer(i, "name"),
+                                "duplicate link name \"" + robot.links[i].name + "\""};
     }
   }
   for (std::size_t i = 0; i < robot.links.size(); ++i) {
@@ -46,8 +52,8 @@ std::optional<DescriptionProblem> findTopologyProblem(const RobotDescription& ro
     std::string current = robot.links[i].name;
     for (std::size_t steps = 0; current != "world"; ++steps) {
       if (steps > robot.links.size()) {
-        return DescriptionProblem{linkPointer(i, "parent"),
-                                  "link \"" + robot.links[i].name + "\" is part of a cycle of parents"};
+        return DescriptionProblem{linkPointer(i, "parent"), "link \"" + robot.links[i].name +
+                                                                "\" is part of a cycle of parents"};
       }
       current = robot.links[index_of.at(current)].parent;
     }
@@ -64,7 +70,9 @@ double softLinkLength(const LinkDesc& link) {
 std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& robot) {
   std::map<std::string, const LinkDesc*> by_name;
   for (const LinkDesc& link : robot.links) by_name[link.name] = &link;
-  const auto find = [&](const std::string& name) { return by_name.count(name) ? by_name.at(name) : nullptr; };
+  const auto find = [&](const std::string& name) {
+    return by_name.count(name) ? by_name.at(name) : nullptr;
+  };
   for (std::size_t i = 0; i < robot.joint_inputs.size(); ++i) {
     const JointInputDesc& input = robot.joint_inputs[i];
     const std::string at = "/joint_inputs/" + std::to_string(i);
@@ -72,8 +80,8 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
     if (!link) return DescriptionProblem{at + "/link", "unknown link \"" + input.link + "\""};
     const int dof = jointDof(link->joint.type);
     if (input.dof < 0 || input.dof >= dof) {
-      return DescriptionProblem{at + "/dof", "the joint of \"" + input.link + "\" has " + std::to_string(dof) +
-                                                 " coordinate(s)"};
+      return DescriptionProblem{at + "/dof", "the joint of \"" + input.link + "\" has " +
+                                                 std::to_string(dof) + " coordinate(s)"};
     }
   }
   for (std::size_t i = 0; i < robot.cables.size(); ++i) {
@@ -81,12 +89,14 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
     const std::string at = "/cables/" + std::to_string(i);
     const LinkDesc* link = find(cable.link);
     if (!link) return DescriptionProblem{at + "/link", "unknown link \"" + cable.link + "\""};
-    if (link->kind != BodyKind::Soft) return DescriptionProblem{at + "/link", "cables run through soft links only"};
+    if (link->kind != BodyKind::Soft)
+      return DescriptionProblem{at + "/link", "cables run through soft links only"};
     for (std::size_t k = 0; k < cable.path.size(); ++k) {
       const int division = cable.path[k].division;
       if (division < 0 || division >= static_cast<int>(link->soft.divisions.size())) {
-        return DescriptionProblem{at + "/path/" + std::to_string(k) + "/division",
-                                  "link \"" + cable.link + "\" has no division " + std::to_string(division)};
+        return DescriptionProblem{
+            at + "/path/" + std::to_string(k) + "/division",
+            "link \"" + cable.link + "\" has no division " + std::to_string(division)};
       }
     }
   }
@@ -98,7 +108,8 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
     if (link->kind == BodyKind::Soft && load.abscissa != -1.0 &&
         (load.abscissa < 0.0 || load.abscissa > softLinkLength(*link) + 1e-12)) {
       return DescriptionProblem{at + "/abscissa", "must lie on the rod, in [0, " +
-                                                      std::to_string(softLinkLength(*link)) + "] m, or be -1 (tip)"};
+                                                      std::to_string(softLinkLength(*link)) +
+                                                      "] m, or be -1 (tip)"};
     }
   }
   return std::nullopt;
@@ -109,11 +120,13 @@ std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescripti
     if (robot.links[i].kind != BodyKind::Soft) continue;
     const auto& divisions = robot.links[i].soft.divisions;
     for (std::size_t d = 0; d < divisions.size(); ++d) {
-      const int modes = *std::max_element(divisions[d].basis.order.begin(), divisions[d].basis.order.end()) + 1;
+      const int modes =
+          *std::max_element(divisions[d].basis.order.begin(), divisions[d].basis.order.end()) + 1;
       if (divisions[d].gauss_points < modes) {
-        return DescriptionProblem{linkPointer(i, ("soft/divisions/" + std::to_string(d) + "/gauss_points").c_str()),
-                                  "needs at least " + std::to_string(modes) +
-                                      " Gauss points to resolve a strain of order " + std::to_string(modes - 1)};
+        return DescriptionProblem{
+            linkPointer(i, ("soft/divisions/" + std::to_string(d) + "/gauss_points").c_str()),
+            "needs at least " + std::to_string(modes) +
+                " Gauss points to resolve a strain of order " + std::to_string(modes - 1)};
       }
     }
   }
@@ -122,7 +135,8 @@ std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescripti
 
 std::vector<int> parentIndices(const RobotDescription& robot) {
   std::map<std::string, int> index_of;
-  for (std::size_t i = 0; i < robot.links.size(); ++i) index_of[robot.links[i].name] = static_cast<int>(i);
+  for (std::size_t i = 0; i < robot.links.size(); ++i)
+    index_of[robot.links[i].name] = static_cast<int>(i);
   std::vector<int> parent(robot.links.size(), -1);
   for (std::size_t i = 0; i < robot.links.size(); ++i) {
     if (robot.links[i].parent != "world") parent[i] = index_of.at(robot.links[i].parent);

@@ -49,18 +49,21 @@ class BdfStepper final : public Stepper {
     v_.resize(n_);
   }
 
-  bool advanceTo(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& v, std::string& error) override {
+  bool advanceTo(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                 std::string& error) override {
     double t_reached = 0.0;
     last_error_.clear();
     const int flag = CVode(memory_, t_out, y_, &t_reached, CV_NORMAL);
     q = toEigen(y_).head(n_);
     v = toEigen(y_).tail(n_);
     if (flag < 0) {
-      error = last_error_.empty() ? std::string("CVODE failed: ") + CVodeGetReturnFlagName(flag) : last_error_;
+      error = last_error_.empty() ? std::string("CVODE failed: ") + CVodeGetReturnFlagName(flag)
+                                  : last_error_;
       return false;
     }
     double t = 0.0;
-    if (CVodeGetQuad(memory_, &t, quadrature_) == CV_SUCCESS) dissipated_ = NV_Ith_S(quadrature_, 0);
+    if (CVodeGetQuad(memory_, &t, quadrature_) == CV_SUCCESS)
+      dissipated_ = NV_Ith_S(quadrature_, 0);
     return true;
   }
 
@@ -90,14 +93,16 @@ class BdfStepper final : public Stepper {
     return x_dot.allFinite() ? 0 : 1;
   }
 
-  static int jacobian(double t, N_Vector y, N_Vector /*f*/, SUNMatrix J, void* user, N_Vector, N_Vector, N_Vector) {
+  static int jacobian(double t, N_Vector y, N_Vector /*f*/, SUNMatrix J, void* user, N_Vector,
+                      N_Vector, N_Vector) {
     auto* self = static_cast<BdfStepper*>(user);
     const int n = self->n_;
     const auto x = toEigen(y);
     self->q_ = x.head(n);
     self->v_ = x.tail(n);
     self->system_.jacobian(t, self->q_, self->v_, self->dqdd_dq_, self->dqdd_dv_);
-    Eigen::Map<Eigen::MatrixXd> jac(SUNDenseMatrix_Data(J), 2 * n, 2 * n);  // column-major, like Eigen
+    Eigen::Map<Eigen::MatrixXd> jac(SUNDenseMatrix_Data(J), 2 * n,
+                                    2 * n);  // column-major, like Eigen
     jac.setZero();
     jac.topRightCorner(n, n).setIdentity();
     jac.bottomLeftCorner(n, n) = self->dqdd_dq_;
@@ -112,8 +117,8 @@ class BdfStepper final : public Stepper {
     return 0;
   }
 
-  static void errorHandler(int /*code*/, const char* /*module*/, const char* /*function*/, char* message,
-                           void* user) {
+  static void errorHandler(int /*code*/, const char* /*module*/, const char* /*function*/,
+                           char* message, void* user) {
     static_cast<BdfStepper*>(user)->last_error_ = message;
   }
 

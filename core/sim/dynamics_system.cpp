@@ -7,8 +7,9 @@
 
 namespace tendril {
 
-void FiniteDifferenceJacobian::compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q,
-                                       const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
+void FiniteDifferenceJacobian::compute(const Model& model, Data& data, double t,
+                                       const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                       Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
   Eigen::VectorXd tau(model.nv), x = q, y = v;
   const auto qdd = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv) -> Eigen::VectorXd {
     actuationForces(model, qq, t, tau);
@@ -35,14 +36,15 @@ void FiniteDifferenceJacobian::compute(const Model& model, Data& data, double t,
 DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian)
     : model_(model), data_(model), jacobian_(std::move(jacobian)), tau_(model.nv) {}
 
-const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::VectorXd& q,
+                                                    const Eigen::VectorXd& v) {
   ++evaluations_;
   actuationForces(model_, q, t, tau_);
   return forwardDynamics(model_, data_, q, v, tau_, t);
 }
 
-void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
-                              Eigen::MatrixXd& dqdd_dv) {
+void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                              Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
   ++jacobian_evaluations_;
   jacobian_->compute(model_, data_, t, q, v, dqdd_dq, dqdd_dv);
 }
@@ -60,6 +62,8 @@ Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorX
   return e;
 }
 
-double DynamicsSystem::dissipationRate(const Eigen::VectorXd& v) const { return v.dot(model_.D * v); }
+double DynamicsSystem::dissipationRate(const Eigen::VectorXd& v) const {
+  return v.dot(model_.D * v);
+}
 
 }  // namespace tendril

@@ -11,22 +11,25 @@
 
 namespace tendril {
 
-/// \brief Supplies dFD/dq and dFD/dv, the blocks of the Jacobian of x' = f(t, x) (theory-gvs.md (6b), (7), (9)).
+/// \brief Supplies dFD/dq and dFD/dv, the blocks of the Jacobian of x' = f(t, x) (theory-gvs.md
+/// (6b), (7), (9)).
 class DynamicsJacobian {
  public:
   virtual ~DynamicsJacobian() = default;
   /// \param[out] dqdd_dq nv x nq
   /// \param[out] dqdd_dv nv x nv
-  virtual void compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                       Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) = 0;
+  virtual void compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q,
+                       const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
+                       Eigen::MatrixXd& dqdd_dv) = 0;
 };
 
 /// \brief Central finite differences of forward dynamics (2 n evaluations per block).
 class FiniteDifferenceJacobian final : public DynamicsJacobian {
  public:
   explicit FiniteDifferenceJacobian(double step = 1e-6) : step_(step) {}
-  void compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-               Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) override;
+  void compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q,
+               const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
+               Eigen::MatrixXd& dqdd_dv) override;
 
  private:
   double step_;
@@ -37,11 +40,12 @@ class DynamicsSystem {
  public:
   DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian);
 
-  /// \brief qdd = M^-1 (B u(t) - K q - D v - ID(q, v, 0, t)). \return a reference into the workspace
+  /// \brief qdd = M^-1 (B u(t) - K q - D v - ID(q, v, 0, t)). \return a reference into the
+  /// workspace
   const Eigen::VectorXd& acceleration(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// \brief dFD/dq and dFD/dv at (t, q, v).
-  void jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
-                Eigen::MatrixXd& dqdd_dv);
+  void jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
   /// \brief Kinetic, gravitational and elastic energy at (q, v); dissipated is left at 0.
   Energies energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// \brief Power dissipated by material damping, v^T D v [W].

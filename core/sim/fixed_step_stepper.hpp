@@ -10,7 +10,8 @@ namespace tendril::detail {
 
 class FixedStepStepper : public Stepper {
  public:
-  FixedStepStepper(DynamicsSystem& system, const SimulationOptions& options) : system_(system), options_(options) {}
+  FixedStepStepper(DynamicsSystem& system, const SimulationOptions& options)
+      : system_(system), options_(options) {}
 
   void reset(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) override {
     t_ = t0;
@@ -20,7 +21,8 @@ class FixedStepStepper : public Stepper {
     start(t0, q0, v0);
   }
 
-  bool advanceTo(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& v, std::string& error) override {
+  bool advanceTo(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                 std::string& error) override {
     while (t_ < t_out - 1e-12 * std::max(1.0, std::abs(t_out))) {
       const double h = std::min(h_, t_out - t_);
       const Eigen::VectorXd q_old = q, v_old = v;
@@ -52,12 +54,15 @@ class FixedStepStepper : public Stepper {
  protected:
   /// \brief Called by reset: a method that carries extra state (Newmark's acceleration) starts it.
   virtual void start(double /*t0*/, const Eigen::VectorXd& /*q0*/, const Eigen::VectorXd& /*v0*/) {}
-  /// \brief One step of size h from t; q, v updated in place. \return false (with error) to cut the step
-  virtual bool step(double t, double h, Eigen::VectorXd& q, Eigen::VectorXd& v, std::string& error) = 0;
+  /// \brief One step of size h from t; q, v updated in place. \return false (with error) to cut the
+  /// step
+  virtual bool step(double t, double h, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                    std::string& error) = 0;
 
   bool newtonConverged(const Eigen::VectorXd& correction, const Eigen::VectorXd& scale) const {
     return correction.lpNorm<Eigen::Infinity>() <=
-           options_.absolute_tolerance + options_.relative_tolerance * scale.lpNorm<Eigen::Infinity>();
+           options_.absolute_tolerance +
+               options_.relative_tolerance * scale.lpNorm<Eigen::Infinity>();
   }
 
   DynamicsSystem& system_;

@@ -15,11 +15,11 @@ namespace tendril {
 
 /// \brief A sampled soft-rod centreline with its cross-section, in world coordinates.
 struct RodShape {
-  int link = -1;                                  ///< index into RobotDescription::links
-  std::vector<Eigen::Vector3d> points;            ///< centreline samples, base to tip
-  std::vector<Eigen::Matrix3d> orientations;      ///< section frames (columns: x tangent, y, z)
-  std::vector<double> radii;                      ///< circular radius, or half the larger side
-  std::vector<double> scalar;                     ///< optional per-sample value for a colour map
+  int link = -1;                              ///< index into RobotDescription::links
+  std::vector<Eigen::Vector3d> points;        ///< centreline samples, base to tip
+  std::vector<Eigen::Matrix3d> orientations;  ///< section frames (columns: x tangent, y, z)
+  std::vector<double> radii;                  ///< circular radius, or half the larger side
+  std::vector<double> scalar;                 ///< optional per-sample value for a colour map
 };
 
 /// \brief A rigid body's visual shape placed in the world.

@@ -13,7 +13,8 @@ class ImplicitEulerStepper final : public FixedStepStepper {
   using FixedStepStepper::FixedStepStepper;
 
  protected:
-  bool step(double t, double h, Eigen::VectorXd& q, Eigen::VectorXd& v, std::string& error) override {
+  bool step(double t, double h, Eigen::VectorXd& q, Eigen::VectorXd& v,
+            std::string& error) override {
     const Eigen::VectorXd q_n = q, v_n = v;
     const int n = static_cast<int>(v.size());
     Eigen::VectorXd v_next = v_n;
@@ -23,7 +24,8 @@ class ImplicitEulerStepper final : public FixedStepStepper {
     const Eigen::PartialPivLU<Eigen::MatrixXd> lu(J);
     for (int iteration = 0; iteration < options_.max_newton_iterations; ++iteration) {
       const Eigen::VectorXd q_next = q_n + h * v_next;
-      const Eigen::VectorXd residual = v_next - v_n - h * system_.acceleration(t + h, q_next, v_next);
+      const Eigen::VectorXd residual =
+          v_next - v_n - h * system_.acceleration(t + h, q_next, v_next);
       if (!residual.allFinite()) break;
       const Eigen::VectorXd correction = lu.solve(residual);
       v_next -= correction;
@@ -43,7 +45,8 @@ class ImplicitEulerStepper final : public FixedStepStepper {
 
 }  // namespace
 
-std::unique_ptr<Stepper> makeImplicitEuler(DynamicsSystem& system, const SimulationOptions& options) {
+std::unique_ptr<Stepper> makeImplicitEuler(DynamicsSystem& system,
+                                           const SimulationOptions& options) {
   return std::make_unique<ImplicitEulerStepper>(system, options);
 }
 

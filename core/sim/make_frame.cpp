@@ -43,8 +43,9 @@ RodShape rodShape(const Model& model, const Data& data, int link) {
 
 }  // namespace
 
-FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
-                   std::uint64_t index, const Energies& energy) {
+FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
+                   const Eigen::VectorXd& v, double t, std::uint64_t index,
+                   const Energies& energy) {
   forwardKinematics(model, data, q);
   auto frame = std::make_shared<Frame>();
   frame->index = index;

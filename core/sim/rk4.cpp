@@ -10,7 +10,8 @@ class Rk4Stepper final : public FixedStepStepper {
   using FixedStepStepper::FixedStepStepper;
 
  protected:
-  bool step(double t, double h, Eigen::VectorXd& q, Eigen::VectorXd& v, std::string& error) override {
+  bool step(double t, double h, Eigen::VectorXd& q, Eigen::VectorXd& v,
+            std::string& error) override {
     const Eigen::VectorXd a1 = system_.acceleration(t, q, v);
     const Eigen::VectorXd v1 = v;
     const Eigen::VectorXd v2 = v + 0.5 * h * a1;

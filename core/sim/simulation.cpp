@@ -7,32 +7,46 @@
 namespace tendril {
 
 bool parseIntegrator(const std::string& name, IntegratorKind& kind) {
-  if (name == "implicit-euler") kind = IntegratorKind::ImplicitEuler;
-  else if (name == "newmark") kind = IntegratorKind::Newmark;
-  else if (name == "bdf") kind = IntegratorKind::Bdf;
-  else if (name == "rk4") kind = IntegratorKind::Rk4;
-  else return false;
+  if (name == "implicit-euler")
+    kind = IntegratorKind::ImplicitEuler;
+  else if (name == "newmark")
+    kind = IntegratorKind::Newmark;
+  else if (name == "bdf")
+    kind = IntegratorKind::Bdf;
+  else if (name == "rk4")
+    kind = IntegratorKind::Rk4;
+  else
+    return false;
   return true;
 }
 
 std::string integratorName(IntegratorKind kind) {
   switch (kind) {
-    case IntegratorKind::ImplicitEuler: return "implicit-euler";
-    case IntegratorKind::Newmark: return "newmark";
-    case IntegratorKind::Bdf: return "bdf";
-    case IntegratorKind::Rk4: return "rk4";
+    case IntegratorKind::ImplicitEuler:
+      return "implicit-euler";
+    case IntegratorKind::Newmark:
+      return "newmark";
+    case IntegratorKind::Bdf:
+      return "bdf";
+    case IntegratorKind::Rk4:
+      return "rk4";
   }
   return "?";
 }
 
 namespace {
 
-std::unique_ptr<detail::Stepper> makeStepper(DynamicsSystem& system, const SimulationOptions& options) {
+std::unique_ptr<detail::Stepper> makeStepper(DynamicsSystem& system,
+                                             const SimulationOptions& options) {
   switch (options.integrator) {
-    case IntegratorKind::ImplicitEuler: return detail::makeImplicitEuler(system, options);
-    case IntegratorKind::Newmark: return detail::makeNewmark(system, options);
-    case IntegratorKind::Bdf: return detail::makeBdf(system, options);
-    case IntegratorKind::Rk4: return detail::makeRk4(system, options);
+    case IntegratorKind::ImplicitEuler:
+      return detail::makeImplicitEuler(system, options);
+    case IntegratorKind::Newmark:
+      return detail::makeNewmark(system, options);
+    case IntegratorKind::Bdf:
+      return detail::makeBdf(system, options);
+    case IntegratorKind::Rk4:
+      return detail::makeRk4(system, options);
   }
   return nullptr;
 }
@@ -46,9 +60,11 @@ std::string formatTime(double t) {
 }  // namespace
 
 SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                          const SimulationOptions& options, std::unique_ptr<DynamicsJacobian> jacobian,
+                          const SimulationOptions& options,
+                          std::unique_ptr<DynamicsJacobian> jacobian,
                           const SampleCallback& on_sample) {
-  if (q0.size() != model.nq || v0.size() != model.nv) throw std::invalid_argument("initial state has the wrong size");
+  if (q0.size() != model.nq || v0.size() != model.nv)
+    throw std::invalid_argument("initial state has the wrong size");
   if (!(options.output_interval > 0.0) || !(options.t_end >= options.t_start)) {
     throw std::invalid_argument("the output interval must be positive and t_end >= t_start");
   }
@@ -67,15 +83,16 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
     return !on_sample || on_sample(result.samples.back());
   };
 
-  const long outputs = std::lround(std::ceil((options.t_end - options.t_start) / options.output_interval - 1e-9));
+  const long outputs =
+      std::lround(std::ceil((options.t_end - options.t_start) / options.output_interval - 1e-9));
   result.cancelled = !record(options.t_start);
   for (long k = 1; k <= outputs && !result.cancelled; ++k) {
     const double t_out = std::min(options.t_end, options.t_start + k * options.output_interval);
     std::string error;
     if (!stepper->advanceTo(t_out, q, v, error) || !q.allFinite() || !v.allFinite()) {
       const double t_reached = result.samples.back().t;
-      result.message = "diverged after t = " + formatTime(t_reached) + " s: " +
-                       (error.empty() ? "the state is no longer finite" : error);
+      result.message = "diverged after t = " + formatTime(t_reached) +
+                       " s: " + (error.empty() ? "the state is no longer finite" : error);
       break;
     }
     result.cancelled = !record(t_out);
@@ -91,7 +108,8 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
   result.statistics.steps = stepper->steps();
   result.statistics.rhs_evaluations = system.evaluations();
   result.statistics.jacobian_evaluations = system.jacobianEvaluations();
-  result.statistics.wall_time = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  result.statistics.wall_time =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;
 }
 

@@ -19,16 +19,17 @@ enum class IntegratorKind { ImplicitEuler, Newmark, Bdf, Rk4 };
 /// \brief Runtime knobs of a simulation (never part of the Model).
 struct SimulationOptions {
   double t_start = 0.0;
-  double t_end = 1.0;               ///< [s]
-  double output_interval = 0.01;    ///< time between recorded samples [s]
+  double t_end = 1.0;             ///< [s]
+  double output_interval = 0.01;  ///< time between recorded samples [s]
   IntegratorKind integrator = IntegratorKind::Bdf;
-  double step = 1e-3;               ///< fixed-step integrators: step size [s]; BDF: maximum step (0 = none)
-  double relative_tolerance = 1e-6; ///< BDF error control; Newton convergence of the implicit methods
+  double step = 1e-3;  ///< fixed-step integrators: step size [s]; BDF: maximum step (0 = none)
+  double relative_tolerance =
+      1e-6;  ///< BDF error control; Newton convergence of the implicit methods
   double absolute_tolerance = 1e-8;
-  double newmark_beta = 0.25;       ///< (beta, gamma) = (1/4, 1/2): trapezoidal, no numerical damping
+  double newmark_beta = 0.25;  ///< (beta, gamma) = (1/4, 1/2): trapezoidal, no numerical damping
   double newmark_gamma = 0.5;
   int max_newton_iterations = 12;
-  double min_step = 1e-10;          ///< a step-size collapse below this is a divergence [s]
+  double min_step = 1e-10;  ///< a step-size collapse below this is a divergence [s]
 };
 
 /// \brief One recorded instant.
@@ -39,17 +40,17 @@ struct Sample {
 };
 
 struct SimulationStatistics {
-  long steps = 0;                ///< accepted integrator steps
-  long rhs_evaluations = 0;      ///< forward-dynamics evaluations outside Jacobians
+  long steps = 0;            ///< accepted integrator steps
+  long rhs_evaluations = 0;  ///< forward-dynamics evaluations outside Jacobians
   long jacobian_evaluations = 0;
-  double wall_time = 0.0;        ///< [s]
+  double wall_time = 0.0;  ///< [s]
 };
 
 struct SimulationResult {
   std::vector<Sample> samples;  ///< every recorded instant, also when the run stopped early
   bool completed = false;       ///< reached t_end
   bool cancelled = false;
-  std::string message;          ///< why it stopped, naming the time reached
+  std::string message;  ///< why it stopped, naming the time reached
   SimulationStatistics statistics;
 };
 
@@ -60,7 +61,8 @@ using SampleCallback = std::function<bool(const Sample&)>;
 ///        the run with a message naming the time reached; every sample recorded so far is kept.
 /// \param[in] jacobian supplies dFD/dq, dFD/dv to the implicit methods (finite differences if null)
 SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
-                          const SimulationOptions& options, std::unique_ptr<DynamicsJacobian> jacobian = nullptr,
+                          const SimulationOptions& options,
+                          std::unique_ptr<DynamicsJacobian> jacobian = nullptr,
                           const SampleCallback& on_sample = {});
 
 /// \brief Parses "implicit-euler", "newmark", "bdf", "rk4". \return false for an unknown name
@@ -76,14 +78,16 @@ class Stepper {
   /// \brief Starts at (t0, q0, v0).
   virtual void reset(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) = 0;
   /// \brief Advances to t_out, writing the state there. \return false with error set on divergence
-  virtual bool advanceTo(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& v, std::string& error) = 0;
+  virtual bool advanceTo(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& v,
+                         std::string& error) = 0;
   /// \brief Energy dissipated by damping since reset [J].
   virtual double dissipated() const = 0;
   virtual long steps() const = 0;
 };
 
 std::unique_ptr<Stepper> makeRk4(DynamicsSystem& system, const SimulationOptions& options);
-std::unique_ptr<Stepper> makeImplicitEuler(DynamicsSystem& system, const SimulationOptions& options);
+std::unique_ptr<Stepper> makeImplicitEuler(DynamicsSystem& system,
+                                           const SimulationOptions& options);
 std::unique_ptr<Stepper> makeNewmark(DynamicsSystem& system, const SimulationOptions& options);
 std::unique_ptr<Stepper> makeBdf(DynamicsSystem& system, const SimulationOptions& options);
 

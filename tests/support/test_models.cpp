@@ -10,8 +10,8 @@ RobotDescription example(const std::string& stem) {
   return loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (stem + ".json"));
 }
 
-RobotDescription uniformRod(double length, double radius, const StrainBasisDesc& basis, int gauss_points,
-                            int magnus_order) {
+RobotDescription uniformRod(double length, double radius, const StrainBasisDesc& basis,
+                            int gauss_points, int magnus_order) {
   RobotDescription robot;
   robot.name = "rod";
   LinkDesc link;
@@ -47,11 +47,12 @@ LinkDesc rigidLink(const std::string& name, const std::string& parent, JointType
 RobotDescription randomHybrid(unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  const JointType types[] = {JointType::Revolute,  JointType::Prismatic, JointType::Helical,
+  const JointType types[] = {JointType::Revolute,    JointType::Prismatic, JointType::Helical,
                              JointType::Cylindrical, JointType::Universal, JointType::Planar,
-                             JointType::Spherical, JointType::Free,      JointType::Fixed};
-  const BasisFamily families[] = {BasisFamily::Monomial, BasisFamily::Legendre, BasisFamily::Chebyshev,
-                                  BasisFamily::Fourier,  BasisFamily::Gaussian, BasisFamily::PiecewiseConstant};
+                             JointType::Spherical,   JointType::Free,      JointType::Fixed};
+  const BasisFamily families[] = {BasisFamily::Monomial,  BasisFamily::Legendre,
+                                  BasisFamily::Chebyshev, BasisFamily::Fourier,
+                                  BasisFamily::Gaussian,  BasisFamily::PiecewiseConstant};
   RobotDescription robot;
   robot.name = "random";
   std::vector<std::string> names;

@@ -15,11 +15,12 @@ namespace tendril::test {
 RobotDescription example(const std::string& stem);
 
 /// \brief One soft link, fixed at the world, along x.
-RobotDescription uniformRod(double length, double radius, const StrainBasisDesc& basis, int gauss_points = 5,
-                            int magnus_order = 4);
+RobotDescription uniformRod(double length, double radius, const StrainBasisDesc& basis,
+                            int gauss_points = 5, int magnus_order = 4);
 
 /// \brief A rigid link on a joint of the given type (box body, CoM off the joint axis).
-LinkDesc rigidLink(const std::string& name, const std::string& parent, JointType type, Vec3 axis = {0, 0, 1});
+LinkDesc rigidLink(const std::string& name, const std::string& parent, JointType type,
+                   Vec3 axis = {0, 0, 1});
 
 /// \brief A random tree mixing every joint type and soft links of several basis families.
 RobotDescription randomHybrid(unsigned seed);

@@ -52,7 +52,8 @@ TEST(ConvergenceTest, PolynomialFamiliesOfOneOrderGiveTheSameEquilibrium) {
   const Eigen::Vector3d legendre = cantileverTip(BasisFamily::Legendre, 3, 5);
   EXPECT_LT((cantileverTip(BasisFamily::Monomial, 3, 5) - legendre).norm(), 1e-10);
   EXPECT_LT((cantileverTip(BasisFamily::Chebyshev, 3, 5) - legendre).norm(), 1e-10);
-  EXPECT_GT((cantileverTip(BasisFamily::Legendre, 1, 5) - legendre).norm(), 1e-4);  // order does matter
+  EXPECT_GT((cantileverTip(BasisFamily::Legendre, 1, 5) - legendre).norm(),
+            1e-4);  // order does matter
 }
 
 }  // namespace

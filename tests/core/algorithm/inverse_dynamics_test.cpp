@@ -20,10 +20,12 @@ using test::relativeError;
 
 std::vector<std::pair<std::string, RobotDescription>> modelsUnderTest() {
   std::vector<std::pair<std::string, RobotDescription>> models;
-  for (const char* stem : {"soft_cantilever", "tapered_free_fall", "hybrid_serial_robot", "rigid_7dof_arm"}) {
+  for (const char* stem :
+       {"soft_cantilever", "tapered_free_fall", "hybrid_serial_robot", "rigid_7dof_arm"}) {
     models.emplace_back(stem, test::example(stem));
   }
-  for (unsigned seed : {1u, 2u, 3u}) models.emplace_back("random" + std::to_string(seed), test::randomHybrid(seed));
+  for (unsigned seed : {1u, 2u, 3u})
+    models.emplace_back("random" + std::to_string(seed), test::randomHybrid(seed));
   return models;
 }
 
@@ -44,8 +46,10 @@ TEST(KinematicsTest, TwistsMatchFiniteDifferencesOfPoses) {
     forwardKinematics(model, data_minus, x.q - dt * x.v);
     forwardKinematics(model, data_plus, x.q + dt * x.v);
     for (int j = 0; j < model.n_vjoints(); ++j) {
-      const Vector6d expected = twistByFiniteDifference(data_minus.g[j], data_plus.g[j], data.g[j], dt);
-      EXPECT_LT((data.eta[j] - expected).norm(), 1e-7 * std::max(1.0, expected.norm())) << "frame " << j;
+      const Vector6d expected =
+          twistByFiniteDifference(data_minus.g[j], data_plus.g[j], data.g[j], dt);
+      EXPECT_LT((data.eta[j] - expected).norm(), 1e-7 * std::max(1.0, expected.norm()))
+          << "frame " << j;
     }
   }
 }
@@ -60,7 +64,8 @@ TEST(KinematicsTest, FrameJacobiansMapVelocitiesToTwists) {
     Eigen::MatrixXd J(6, model.nv);
     for (int j = 0; j < model.n_vjoints(); ++j) {
       frameJacobian(model, data, j, J);
-      EXPECT_LT((J * x.v - data.eta[j]).norm(), 1e-12 * std::max(1.0, data.eta[j].norm())) << "frame " << j;
+      EXPECT_LT((J * x.v - data.eta[j]).norm(), 1e-12 * std::max(1.0, data.eta[j].norm()))
+          << "frame " << j;
     }
   }
 }
@@ -79,7 +84,8 @@ TEST(KinematicsTest, AccelerationsMatchFiniteDifferencesOfTwists) {
     forwardKinematics(model, data_plus, x.q + dt * x.v + 0.5 * dt * dt * x.a, x.v + dt * x.a);
     for (int j = 0; j < model.n_vjoints(); ++j) {
       const Vector6d expected = (data_plus.eta[j] - data_minus.eta[j]) / (2.0 * dt);
-      EXPECT_LT((data.eta_dot[j] - expected).norm(), 1e-6 * std::max(1.0, expected.norm())) << "frame " << j;
+      EXPECT_LT((data.eta_dot[j] - expected).norm(), 1e-6 * std::max(1.0, expected.norm()))
+          << "frame " << j;
     }
   }
 }
@@ -91,10 +97,12 @@ TEST(MassMatrixTest, ColumnsEqualInverseDynamicsDifferences) {
     Data data(model), data_id(model);
     const test::State x = randomState(model, 13);
     const Eigen::MatrixXd M = massMatrix(model, data, x.q);
-    const Eigen::VectorXd bias = inverseDynamics(model, data_id, x.q, x.v, Eigen::VectorXd::Zero(model.nv));
+    const Eigen::VectorXd bias =
+        inverseDynamics(model, data_id, x.q, x.v, Eigen::VectorXd::Zero(model.nv));
     Eigen::MatrixXd M_from_id(model.nv, model.nv);
     for (int i = 0; i < model.nv; ++i) {
-      M_from_id.col(i) = inverseDynamics(model, data_id, x.q, x.v, Eigen::VectorXd::Unit(model.nv, i)) - bias;
+      M_from_id.col(i) =
+          inverseDynamics(model, data_id, x.q, x.v, Eigen::VectorXd::Unit(model.nv, i)) - bias;
     }
     EXPECT_LT(relativeError(M, M_from_id), 1e-10);
     EXPECT_LT(relativeError(M, M.transpose()), 1e-12);
@@ -111,7 +119,8 @@ TEST(MassMatrixTest, KineticEnergyEqualsSumOverLumpedInertias) {
     const Eigen::MatrixXd M = massMatrix(model, data, x.q);
     forwardKinematics(model, data, x.q, x.v);
     double kinetic = 0.0;
-    for (int j = 0; j < model.n_vjoints(); ++j) kinetic += 0.5 * data.eta[j].dot(model.joints[j].M * data.eta[j]);
+    for (int j = 0; j < model.n_vjoints(); ++j)
+      kinetic += 0.5 * data.eta[j].dot(model.joints[j].M * data.eta[j]);
     EXPECT_NEAR(0.5 * x.v.dot(M * x.v), kinetic, 1e-12 * std::max(1.0, kinetic));
   }
 }
@@ -151,7 +160,8 @@ TEST(InverseDynamicsTest, IsAffineInAcceleration) {
     Data data(model);
     const test::State x = randomState(model, 16);
     const Eigen::VectorXd full = inverseDynamics(model, data, x.q, x.v, x.a);
-    const Eigen::VectorXd bias = inverseDynamics(model, data, x.q, x.v, Eigen::VectorXd::Zero(model.nv));
+    const Eigen::VectorXd bias =
+        inverseDynamics(model, data, x.q, x.v, Eigen::VectorXd::Zero(model.nv));
     const Eigen::MatrixXd M = massMatrix(model, data, x.q);
     EXPECT_LT(relativeError(full, M * x.a + bias), 1e-11);
   }
@@ -184,13 +194,16 @@ TEST(ForwardDynamicsTest, InvertsInverseDynamics) {
     Data data(model);
     const test::State x = randomState(model, 18);
     // the actuation that produces a: ID(q, v, a) + K q + D v
-    const Eigen::VectorXd tau = inverseDynamics(model, data, x.q, x.v, x.a) + model.K * x.q + model.D * x.v;
+    const Eigen::VectorXd tau =
+        inverseDynamics(model, data, x.q, x.v, x.a) + model.K * x.q + model.D * x.v;
     const Eigen::VectorXd qdd = forwardDynamics(model, data, x.q, x.v, tau);
     // backward error: qdd reproduces tau to rounding
-    const Eigen::VectorXd tau_back = inverseDynamics(model, data, x.q, x.v, qdd) + model.K * x.q + model.D * x.v;
+    const Eigen::VectorXd tau_back =
+        inverseDynamics(model, data, x.q, x.v, qdd) + model.K * x.q + model.D * x.v;
     EXPECT_LT(relativeError(tau_back, tau), 1e-12);
     // forward error: bounded by the conditioning of M (soft modes make M ill-conditioned)
-    const Eigen::VectorXd eigenvalues = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(data.M).eigenvalues();
+    const Eigen::VectorXd eigenvalues =
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(data.M).eigenvalues();
     const double condition = eigenvalues.maxCoeff() / eigenvalues.minCoeff();
     EXPECT_LT(relativeError(qdd, x.a), 1e-14 * condition) << "cond(M) = " << condition;
   }

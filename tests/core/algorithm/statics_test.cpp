@@ -18,7 +18,8 @@ Eigen::Vector3d tipPosition(const Model& model, const Eigen::VectorXd& q, int li
 
 TEST(StaticsTest, SoRoSimCantileverReference) {
   // the field survey's SoRoSim reference: L 0.5 m, r 0.02 m, E 1 MPa, nu 0.5, rho 1000, monomial
-  // torsion + two bendings of order 3 (12 dof), 5 Gauss points, Magnus 4: tip (0.29617, 0, -0.37359)
+  // torsion + two bendings of order 3 (12 dof), 5 Gauss points, Magnus 4: tip (0.29617, 0,
+  // -0.37359)
   const Model model = buildModel(test::example("soft_cantilever"));
   ASSERT_EQ(model.nq, 12);
   Data data(model);
@@ -64,7 +65,8 @@ TEST(StaticsTest, PrescribedCoordinatesStayAndReportTheirReaction) {
   ASSERT_TRUE(result.converged) << result.message;
   EXPECT_EQ(result.q(0), q0(0));
   EXPECT_EQ(result.q(1), q0(1));
-  // the reactions are the joint torques that hold the pose: applying them, the pose is free equilibrium
+  // the reactions are the joint torques that hold the pose: applying them, the pose is free
+  // equilibrium
   Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nq);
   tau(0) = result.reactions(0);
   tau(1) = result.reactions(1);
@@ -105,8 +107,8 @@ RodConstants constantsOf(const RobotDescription& robot) {
   const DivisionDesc& d = robot.links[0].soft.divisions[0];
   const double r = d.section.radius_start;
   const double nu = *d.material.poisson_ratio;
-  return {d.length, d.material.youngs_modulus, d.material.youngs_modulus / (2 * (1 + nu)), M_PI * r * r,
-          M_PI * std::pow(r, 4) / 4, M_PI * std::pow(r, 4) / 2};
+  return {d.length,     d.material.youngs_modulus, d.material.youngs_modulus / (2 * (1 + nu)),
+          M_PI * r * r, M_PI * std::pow(r, 4) / 4, M_PI * std::pow(r, 4) / 2};
 }
 
 StaticsResult solve(const Model& model) {
@@ -146,7 +148,8 @@ TEST(StaticsTest, SmallTipLoadMatchesEulerBernoulli) {
   RobotDescription robot = test::uniformRod(0.5, 0.02, basisWith({-1, 3, 3, -1, -1, -1}), 6);
   robot.gravity = {0, 0, 0};
   const RodConstants c = constantsOf(robot);
-  const double P = 1e-4 * c.E * c.I / (c.L * c.L);  // P L^2 / EI = 1e-4: geometric nonlinearity ~1e-8
+  const double P =
+      1e-4 * c.E * c.I / (c.L * c.L);  // P L^2 / EI = 1e-4: geometric nonlinearity ~1e-8
   robot.point_loads = {tipLoad({0, 0, 0, 0, 0, -P}, LoadFrame::Global)};
   const Model model = buildModel(robot);
   const SE3 tip = tipPose(model, solve(model).q);

@@ -51,7 +51,8 @@ TEST(ResultsIoTest, MalformedCsvNamesTheLine) {
     loadCsv(path);
     FAIL() << "expected an error";
   } catch (const std::runtime_error& error) {
-    EXPECT_NE(std::string(error.what()).find(":3: not a number"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find(":3: not a number"), std::string::npos)
+        << error.what();
   }
   std::filesystem::remove(path);
 }

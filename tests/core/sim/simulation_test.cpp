@@ -10,7 +10,9 @@
 namespace tendril {
 namespace {
 
-double totalMechanical(const Energies& e) { return e.kinetic + e.gravitational + e.elastic; }
+double totalMechanical(const Energies& e) {
+  return e.kinetic + e.gravitational + e.elastic;
+}
 
 // a rod with bending, torsion and stretch, optionally damped and under gravity
 Model softRod(double damping, bool gravity) {
@@ -33,12 +35,14 @@ TEST(SimulationTest, UndampedRodKeepsItsEnergy) {
   options.output_interval = 0.05;
   options.relative_tolerance = 1e-11;
   options.absolute_tolerance = 1e-13;
-  const SimulationResult result = simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
+  const SimulationResult result =
+      simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
   ASSERT_TRUE(result.completed) << result.message;
   const double E0 = totalMechanical(result.samples.front().energy);
   ASSERT_GT(E0, 1e-6);
   double worst = 0.0;
-  for (const Sample& s : result.samples) worst = std::max(worst, std::abs(totalMechanical(s.energy) - E0) / E0);
+  for (const Sample& s : result.samples)
+    worst = std::max(worst, std::abs(totalMechanical(s.energy) - E0) / E0);
   EXPECT_LT(worst, 1e-6);
   EXPECT_GT(result.samples.back().energy.elastic, 1e-3 * E0);  // the energy really moved around
 }
@@ -54,11 +58,13 @@ TEST_P(DampedEnergyTest, EnergyDecreasesAndBalancesTheDissipatedWork) {
   options.step = GetParam() == IntegratorKind::Rk4 ? 2e-5 : 2e-4;
   options.relative_tolerance = 1e-9;
   options.absolute_tolerance = 1e-11;
-  const SimulationResult result = simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
+  const SimulationResult result =
+      simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
   ASSERT_TRUE(result.completed) << result.message;
   const double E0 = totalMechanical(result.samples.front().energy);
   for (std::size_t k = 1; k < result.samples.size(); ++k) {
-    EXPECT_LT(totalMechanical(result.samples[k].energy), totalMechanical(result.samples[k - 1].energy) + 1e-12)
+    EXPECT_LT(totalMechanical(result.samples[k].energy),
+              totalMechanical(result.samples[k - 1].energy) + 1e-12)
         << "at t = " << result.samples[k].t;
   }
   const Energies& end = result.samples.back().energy;
@@ -70,8 +76,8 @@ TEST_P(DampedEnergyTest, EnergyDecreasesAndBalancesTheDissipatedWork) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Integrators, DampedEnergyTest,
-                         ::testing::Values(IntegratorKind::Bdf, IntegratorKind::Newmark, IntegratorKind::Rk4,
-                                           IntegratorKind::ImplicitEuler),
+                         ::testing::Values(IntegratorKind::Bdf, IntegratorKind::Newmark,
+                                           IntegratorKind::Rk4, IntegratorKind::ImplicitEuler),
                          [](const auto& info) {
                            std::string name = integratorName(info.param);
                            std::erase(name, '-');
@@ -99,8 +105,9 @@ TEST(SimulationTest, IntegratorsAgreeOnTheHybridRobot) {
     IntegratorKind kind;
     double step, tolerance;
   };
-  for (const Case& c : {Case{IntegratorKind::Rk4, 1e-5, 1e-6}, Case{IntegratorKind::Newmark, 2e-4, 1e-3},
-                        Case{IntegratorKind::ImplicitEuler, 2e-4, 2e-2}}) {
+  for (const Case& c :
+       {Case{IntegratorKind::Rk4, 1e-5, 1e-6}, Case{IntegratorKind::Newmark, 2e-4, 1e-3},
+        Case{IntegratorKind::ImplicitEuler, 2e-4, 2e-2}}) {
     SCOPED_TRACE(integratorName(c.kind));
     options.integrator = c.kind;
     options.step = c.step;
@@ -119,7 +126,8 @@ TEST(SimulationTest, DivergenceStopsWithMessageAndKeepsSamples) {
   options.min_step = 5e-3;
   options.t_end = 1.0;
   options.output_interval = 0.01;
-  const SimulationResult result = simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
+  const SimulationResult result =
+      simulate(model, Eigen::VectorXd::Zero(model.nq), releaseVelocity(model), options);
   EXPECT_FALSE(result.completed);
   EXPECT_NE(result.message.find("diverged after t ="), std::string::npos) << result.message;
   ASSERT_GE(result.samples.size(), 1u);
@@ -133,12 +141,13 @@ TEST(SimulationTest, CallbackCancelsAndOutputsAreOnTheGrid) {
   options.output_interval = 0.1;
   int calls = 0;
   const SimulationResult result =
-      simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), options, nullptr,
-               [&](const Sample&) { return ++calls < 4; });
+      simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), options,
+               nullptr, [&](const Sample&) { return ++calls < 4; });
   EXPECT_TRUE(result.cancelled);
   EXPECT_FALSE(result.completed);
   ASSERT_EQ(result.samples.size(), 4u);
-  for (std::size_t k = 0; k < result.samples.size(); ++k) EXPECT_NEAR(result.samples[k].t, 0.1 * k, 1e-12);
+  for (std::size_t k = 0; k < result.samples.size(); ++k)
+    EXPECT_NEAR(result.samples[k].t, 0.1 * k, 1e-12);
 }
 
 }  // namespace
