@@ -1,0 +1,87 @@
+// The recursive algorithms allocate nothing once Data is built (core/model/data.hpp's contract):
+// kinematics, inverse dynamics, mass matrix, actuation and forward dynamics, on every example.
+// malloc is interposed in this executable (glibc's __libc_malloc underneath) to count calls; the
+// executable is not built with the sanitizers, which interpose malloc themselves.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+
+#include "core/algorithm/actuation.hpp"
+#include "core/algorithm/forward_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+#include "core/io/json_io.hpp"
+
+namespace {
+std::atomic<long> allocations{0};
+}  // namespace
+
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* pointer, std::size_t size);
+
+void* malloc(std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
+}
+void* calloc(std::size_t count, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(count, size);
+}
+void* realloc(void* pointer, std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(pointer, size);
+}
+}
+
+namespace tendril {
+namespace {
+
+long allocationsDuring(const std::function<void()>& call) {
+  call();  // warm-up: lazily sized workspaces are allowed on the first call
+  const long before = allocations.load();
+  call();
+  return allocations.load() - before;
+}
+
+TEST(AllocationTest, CounterSeesAllocations) {
+  // the interposer works: a fresh std::vector and a fresh Eigen vector allocate
+  EXPECT_GT(allocationsDuring([] {
+              std::vector<double> v(100);
+              (void)v;
+            }),
+            0);
+  EXPECT_GT(allocationsDuring([] {
+              Eigen::VectorXd x = Eigen::VectorXd::Ones(100);
+              EXPECT_EQ(x.sum(), 100.0);
+            }),
+            0);
+}
+
+TEST(AllocationTest, RecursiveAlgorithmsAllocateNothing) {
+  for (const auto& entry : std::filesystem::directory_iterator(TENDRIL_EXAMPLES_DIR)) {
+    SCOPED_TRACE(entry.path().filename().string());
+    const Model model = buildModel(loadRobot(entry.path()));
+    Data data(model);
+    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.3, 0.4);
+    const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv, 0.5, -0.2);
+    const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(model.nv, -1.0, 1.0);
+    Eigen::VectorXd tau(model.nv);
+    Eigen::MatrixXd J(6, model.nv);
+    EXPECT_EQ(allocationsDuring([&] { forwardKinematics(model, data, q, v); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { frameJacobian(model, data, model.n_vjoints() - 1, J); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { inverseDynamics(model, data, q, v, a, 0.5); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { massMatrix(model, data, q); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { actuationForces(model, q, 1.0, tau); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { forwardDynamics(model, data, q, v, tau, 0.5); }), 0);
+  }
+}
+
+}  // namespace
+}  // namespace tendril
