@@ -37,6 +37,15 @@ void propagateToAncestors(const Model& model, Data& data, int from, Eigen::Ref<M
   }
 }
 
+// a rod interval whose parent is an interval of the same division (same coordinates)
+bool sharesParentBlock(const Model& model, int j) {
+  const VirtualJoint& joint = model.joints[j];
+  if (joint.parent < 0 || joint.kind != VirtualJointKind::RodInterval) return false;
+  const VirtualJoint& parent = model.joints[joint.parent];
+  return parent.kind == VirtualJointKind::RodInterval && parent.idx_q == joint.idx_q &&
+         parent.nq == joint.nq;
+}
+
 }  // namespace
 
 const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
@@ -46,7 +55,10 @@ const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
 }
 
 const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) {
-  for (int j = 0; j < model.n_vjoints(); ++j) data.I_composite[j] = model.joints[j].inertia;
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    data.I_composite[j] = model.joints[j].inertia;
+    data.M_carry[j].setZero();
+  }
   data.M.setZero();
 
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
@@ -65,10 +77,22 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
       // in the joint base frame, where S lives
       const SpatialInertia I_base = data.I_composite[j].transformed(data.g_local[j]);
       for (int c = 0; c < joint.nq; ++c) F.col(c) = I_base * Vector6d(data.S[j].col(c));
-      data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq).noalias() +=
-          data.S[j].transpose() * F;
+      auto block = data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq);
+      block.noalias() += data.S[j].transpose() * F;
+      // the force blocks of the later intervals of this division, summed on the way: one
+      // projection here instead of one per (interval, ancestor) pair keeps M linear along a rod
+      auto& carry = data.M_carry[j];
+      for (int c = 0; c < joint.nq; ++c)
+        carry.col(c) = applyCoAd(data.g_local[j], Vector6d(carry.col(c)));
+      block.noalias() += data.S[j].transpose() * carry;
+      block.noalias() += carry.transpose() * data.S[j];
+      F += carry;
       if (joint.has_placement) {
         for (int c = 0; c < joint.nq; ++c) F.col(c) = applyCoAd(joint.g_fixed, Vector6d(F.col(c)));
+      }
+      if (sharesParentBlock(model, j)) {
+        data.M_carry[joint.parent] += F;
+        continue;
       }
     }
     propagateToAncestors(model, data, j, F);
