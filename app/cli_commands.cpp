@@ -1,9 +1,10 @@
+// tendril-cli info, validate and render.
+
 #include "app/cli_commands.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "core/model/model.hpp"
 
 namespace tendril::cli {
+
 int runInfo(const Args& args) {
   const std::vector<Option> options = {
       {"--coordinates", false, "also list every generalised coordinate"}};
