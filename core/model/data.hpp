@@ -45,7 +45,7 @@ struct Data {
   // computed by massMatrix(model, data, q)
   std::vector<SpatialInertia> I_composite;  ///< composite inertia of the subtree at child frame j
   Eigen::MatrixXd M;                        ///< generalised mass matrix (nv x nv), symmetric
-  std::vector<Matrix6Xd> M_carry;  ///< force blocks carried along j's division (6 x nq_j)
+  std::vector<Matrix6Xd> M_carry;           ///< force blocks carried along j's division (6 x nq_j)
 
   //-------------------- forward dynamics
   // computed by forwardDynamics(model, data, q, v, tau_applied)
