@@ -8,15 +8,21 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointF>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
 #include <QUndoStack>
+#include <array>
+#include <cmath>
 #include <exception>
+#include <memory>
+#include <optional>
 
 #include "core/io/json_io.hpp"
+#include "core/model/model.hpp"
 #include "core/sim/rest_frame.hpp"
 #include "tendril_version.hpp"
 #include "ui/app_paths.hpp"
@@ -24,6 +30,7 @@
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/property_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
+#include "ui/simulation_controller.hpp"
 #include "ui/viewport/viewport_widget.hpp"
 
 namespace tendril {
@@ -36,6 +43,19 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 const QString kModelFilter = QStringLiteral("Tendril models (*.json);;All files (*)");
+const char* const kTipAxes[] = {"x", "y", "z"};
+
+SimulationOptions defaultSimulationOptions() {
+  SimulationOptions options;
+  options.integrator = IntegratorKind::Bdf;
+  options.t_end = 2.0;
+  options.output_interval = 0.01;
+  return options;
+}
+
+double totalEnergy(const Energies& energy) {
+  return energy.kinetic + energy.gravitational + energy.elastic;
+}
 
 std::filesystem::path toPath(const QString& path) {
   return std::filesystem::path(QFile::encodeName(path).toStdString());
@@ -56,8 +76,13 @@ constexpr CameraView kCameraViews[] = {
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), simulation_options_(defaultSimulationOptions()) {
   undo_stack_ = new QUndoStack(this);
+  simulation_ = new SimulationController(this);
+  connect(simulation_, &SimulationController::frameAvailable, this, &MainWindow::onSimulationFrame);
+  connect(simulation_, &SimulationController::progress, this, &MainWindow::onSimulationProgress);
+  connect(simulation_, &SimulationController::runFinished, this, &MainWindow::onSimulationFinished);
   connect(undo_stack_, &QUndoStack::cleanChanged, this,
           [this](bool clean) { setWindowModified(!clean); });
   setWindowIcon(QIcon(":/icons/tendril-256.png"));
@@ -69,7 +94,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   newModel();
 }
 
-MainWindow::~MainWindow() = default;
+// the worker is joined before the panels it feeds are destroyed
+MainWindow::~MainWindow() {
+  simulation_->discard();
+}
 
 void MainWindow::createPanels() {
   viewport_ = new ViewportWidget(this);
@@ -89,6 +117,7 @@ void MainWindow::createPanels() {
   timeline_ = new TimelineBar(this);
   addToolBar(Qt::BottomToolBarArea, timeline_);
   connect(model_tree_, &ModelTreePanel::linkSelected, this, &MainWindow::onLinkSelected);
+  connect(timeline_, &TimelineBar::frameRequested, this, &MainWindow::onFrameRequested);
 }
 
 QDockWidget* MainWindow::addPanel(QWidget* panel, const QString& title, const QString& object_name,
@@ -161,11 +190,18 @@ void MainWindow::createViewMenu() {
 
 void MainWindow::createSimulateMenu() {
   QMenu* menu = menuBar()->addMenu(tr("&Simulate"));
-  run_action_ = menu->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run"));
+  run_action_ = menu->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run"),
+                                QKeySequence(tr("F5")), this, &MainWindow::runSimulation);
   run_action_->setObjectName("runAction");
-  run_action_->setToolTip(tr("Run the simulation (comes with the engine)"));
-  run_action_->setStatusTip(tr("Simulation comes with the engine"));
-  run_action_->setEnabled(false);
+  run_action_->setToolTip(tr("Simulate the dynamics of the model from rest"));
+  run_action_->setStatusTip(run_action_->toolTip());
+  cancel_action_ =
+      menu->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"),
+                      QKeySequence(tr("Shift+F5")), simulation_, &SimulationController::cancel);
+  cancel_action_->setObjectName("cancelAction");
+  cancel_action_->setToolTip(tr("Stop the running simulation, keeping its frames"));
+  cancel_action_->setStatusTip(cancel_action_->toolTip());
+  updateSimulationActions();
 }
 
 void MainWindow::createHelpMenu() {
@@ -186,6 +222,7 @@ void MainWindow::createToolBars() {
   bar->addAction(camera_actions_[1]);
   bar->addSeparator();
   bar->addAction(run_action_);
+  bar->addAction(cancel_action_);
   view_menu_->insertAction(view_menu_->actions().value(docks_.size() + 1), bar->toggleViewAction());
 }
 
@@ -219,6 +256,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     return;
   }
   saveSettings();
+  stopSimulation();
   event->accept();
 }
 
@@ -324,6 +362,46 @@ QProgressBar* MainWindow::progressBar() const {
 QList<QDockWidget*> MainWindow::docks() const {
   return docks_;
 }
+SimulationController* MainWindow::simulation() const {
+  return simulation_;
+}
+QAction* MainWindow::runAction() const {
+  return run_action_;
+}
+QAction* MainWindow::cancelAction() const {
+  return cancel_action_;
+}
+
+void MainWindow::setSimulationOptions(const SimulationOptions& options) {
+  simulation_options_ = options;
+}
+
+const SimulationOptions& MainWindow::simulationOptions() const {
+  return simulation_options_;
+}
+
+bool MainWindow::runSimulation() {
+  if (robot_.links.empty()) {
+    return false;
+  }
+  ModelPtr model;
+  try {
+    model = std::make_shared<const Model>(buildModel(robot_));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot simulate"), QString::fromStdString(error.what()));
+    return false;
+  }
+  preparePlotsForRun();
+  timeline_->setFrameCount(0);
+  simulation_->start(std::move(model), simulation_options_);
+  progress_bar_->setRange(0, 100);
+  progress_bar_->setValue(0);
+  progress_bar_->setTextVisible(true);
+  progress_bar_->setVisible(true);
+  updateSimulationActions();
+  statusBar()->showMessage(tr("Simulating..."));
+  return true;
+}
 
 void MainWindow::onOpen() {
   if (!confirmDiscardChanges()) {
@@ -378,6 +456,85 @@ void MainWindow::onLinkSelected(int link_index) {
   property_panel_->showSelection(robot_, link_index);
 }
 
+// frames arrive coalesced: plot every recorded frame up to this one, show only this one
+void MainWindow::onSimulationFrame(const FramePtr& frame) {
+  const auto count = static_cast<std::size_t>(frame->index) + 1;
+  plotFramesUpTo(count);
+  timeline_->setFrameCount(static_cast<int>(count));
+  timeline_->setCurrentFrame(static_cast<int>(count) - 1);
+  viewport_->showFrame(frame);
+}
+
+void MainWindow::onSimulationProgress(double fraction) {
+  progress_bar_->setValue(static_cast<int>(std::lround(100.0 * fraction)));
+}
+
+void MainWindow::onSimulationFinished(const QString& message, bool ok) {
+  progress_bar_->setTextVisible(false);
+  setBusy(false);
+  updateSimulationActions();
+  const std::optional<RunOutcome> outcome = simulation_->lastOutcome();
+  const bool cancelled = outcome && outcome->cancelled;
+  if (!ok && !cancelled) {
+    showError(tr("Simulation stopped"),
+              tr("The simulation %1. The frames computed before are kept.").arg(message));
+    return;
+  }
+  statusBar()->showMessage(
+      tr("Simulation %1 (%2 frames)").arg(message).arg(timeline_->frameCount()), kStatusMessageMs);
+}
+
+void MainWindow::onFrameRequested(int frame) {
+  if (FramePtr recorded = simulation_->frameAt(static_cast<std::size_t>(frame))) {
+    viewport_->showFrame(recorded);
+  }
+}
+
+void MainWindow::preparePlotsForRun() {
+  plot_panel_->clear();
+  for (std::size_t axis = 0; axis < tip_series_.size(); ++axis) {
+    tip_series_[axis] = plot_panel_->addSeries(tr("tip %1 [m]").arg(kTipAxes[axis]));
+  }
+  energy_series_ = plot_panel_->addSeries(tr("energy [J]"));
+  plotted_frames_ = 0;
+}
+
+// one batch per series: the chart relayouts once per delivery, not once per point
+void MainWindow::plotFramesUpTo(std::size_t count) {
+  std::array<QList<QPointF>, 3> tip_points;
+  QList<QPointF> energy_points;
+  for (; plotted_frames_ < count; ++plotted_frames_) {
+    const FramePtr frame = simulation_->frameAt(plotted_frames_);
+    if (!frame) {
+      break;
+    }
+    if (!frame->tips_W.empty()) {
+      for (std::size_t axis = 0; axis < tip_points.size(); ++axis) {
+        tip_points[axis].append({frame->t, frame->tips_W.front()[static_cast<Eigen::Index>(axis)]});
+      }
+    }
+    energy_points.append({frame->t, totalEnergy(frame->energy)});
+  }
+  for (std::size_t axis = 0; axis < tip_points.size(); ++axis) {
+    plot_panel_->appendPoints(tip_series_[axis], tip_points[axis]);
+  }
+  plot_panel_->appendPoints(energy_series_, energy_points);
+}
+
+// the model the run simulates goes away: drop the run and its frames, silently
+void MainWindow::stopSimulation() {
+  simulation_->discard();
+  progress_bar_->setTextVisible(false);
+  setBusy(false);
+  updateSimulationActions();
+}
+
+void MainWindow::updateSimulationActions() {
+  const bool running = simulation_->isRunning();
+  run_action_->setEnabled(!running && !robot_.links.empty());
+  cancel_action_->setEnabled(running);
+}
+
 void MainWindow::rebuildRecentMenu() {
   recent_menu_->clear();
   for (int i = 0; i < recent_files_.size(); ++i) {
@@ -411,6 +568,7 @@ void MainWindow::addRecentFile(const QString& path) {
 }
 
 void MainWindow::showRobot(const RobotDescription& robot) {
+  stopSimulation();
   model_tree_->setRobot(robot);
   property_panel_->showSelection(robot, -1);
   plot_panel_->clear();

@@ -5,9 +5,13 @@
 
 #include <QMainWindow>
 #include <QStringList>
+#include <array>
+#include <cstddef>
 #include <optional>
 
 #include "core/model/description.hpp"
+#include "core/sim/simulation.hpp"
+#include "ui/frame_metatype.hpp"
 
 class QAction;
 class QDockWidget;
@@ -21,6 +25,7 @@ namespace tendril {
 class ModelTreePanel;
 class PlotPanel;
 class PropertyPanel;
+class SimulationController;
 class TimelineBar;
 class ViewportWidget;
 
@@ -58,6 +63,16 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QUndoStack* undoStack() const;
   [[nodiscard]] QProgressBar* progressBar() const;
   [[nodiscard]] QList<QDockWidget*> docks() const;
+  [[nodiscard]] SimulationController* simulation() const;
+  [[nodiscard]] QAction* runAction() const;
+  [[nodiscard]] QAction* cancelAction() const;
+
+  /// \brief Settings of the next Simulate > Run (default: BDF, 2 s, a frame every 0.01 s).
+  void setSimulationOptions(const SimulationOptions& options);
+  [[nodiscard]] const SimulationOptions& simulationOptions() const;
+  /// \brief Starts the dynamics of the current model from rest on the simulation thread.
+  ///        \return false (with an error box) when the model cannot be built or none is loaded
+  bool runSimulation();
 
   /// \brief Stores geometry, dock/tool bar state and recent files (also done on close).
   void saveSettings() const;
@@ -85,6 +100,14 @@ class MainWindow : public QMainWindow {
   void onExportScreenshot();
   void onAbout();
   void onLinkSelected(int link_index);
+  void onSimulationFrame(const FramePtr& frame);
+  void onSimulationProgress(double fraction);
+  void onSimulationFinished(const QString& message, bool ok);
+  void onFrameRequested(int frame);
+  void preparePlotsForRun();
+  void plotFramesUpTo(std::size_t count);
+  void stopSimulation();
+  void updateSimulationActions();
   void rebuildRecentMenu();
   void addRecentFile(const QString& path);
 
@@ -111,6 +134,13 @@ class MainWindow : public QMainWindow {
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
   QAction* run_action_ = nullptr;
+  QAction* cancel_action_ = nullptr;
+
+  SimulationController* simulation_ = nullptr;
+  SimulationOptions simulation_options_;
+  std::size_t plotted_frames_ = 0;             // recorded frames already appended to the plots
+  std::array<int, 3> tip_series_{-1, -1, -1};  // plot handles of the first tip's x, y, z
+  int energy_series_ = -1;
   QList<QAction*> camera_actions_;
 };
 

@@ -4,6 +4,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
+#include <QValueAxis>
 
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
@@ -43,6 +44,25 @@ TEST(PlotPanel, ClearRemovesEverySeriesAndIgnoresUnknownHandles) {
   panel.clear();
   EXPECT_EQ(panel.seriesCount(), 0);
   EXPECT_EQ(panel.pointCount(series), 0);
+}
+
+TEST(PlotPanel, AppendsBatchesInOrderAndGrowsTheAxesToFitThem) {
+  PlotPanel panel;
+  const int series = panel.addSeries("x");
+  panel.appendPoints(series, {QPointF(0.0, 1.0), QPointF(1.0, -2.0)});
+  panel.appendPoints(series, {QPointF(2.0, 3.0)});
+  panel.appendPoints(series, {});
+  panel.appendPoints(7, {QPointF(5.0, 5.0)});
+  EXPECT_EQ(panel.pointCount(series), 3);
+
+  const auto* time_axis = qobject_cast<QValueAxis*>(panel.chart()->axes(Qt::Horizontal).value(0));
+  const auto* value_axis = qobject_cast<QValueAxis*>(panel.chart()->axes(Qt::Vertical).value(0));
+  ASSERT_NE(time_axis, nullptr);
+  ASSERT_NE(value_axis, nullptr);
+  EXPECT_DOUBLE_EQ(time_axis->min(), 0.0);
+  EXPECT_DOUBLE_EQ(time_axis->max(), 2.0);
+  EXPECT_LE(value_axis->min(), -2.0);
+  EXPECT_GE(value_axis->max(), 3.0);
 }
 
 TEST(TimelineBar, OffersSpeedsFromATenthToTenTimes) {

@@ -33,11 +33,26 @@ int PlotPanel::addSeries(const QString& name) {
 }
 
 void PlotPanel::appendPoint(int series, double t, double y) {
-  if (series < 0 || series >= seriesCount()) {
+  appendPoints(series, {QPointF(t, y)});
+}
+
+void PlotPanel::appendPoints(int series, const QList<QPointF>& points) {
+  if (series < 0 || series >= seriesCount() || points.isEmpty()) {
     return;
   }
-  series_[static_cast<std::size_t>(series)]->append(t, y);
-  growAxes(t, y);
+  // QXYSeries::append(list) adds point by point, each one updating the chart; replace() updates it
+  // once
+  QLineSeries* line = series_[static_cast<std::size_t>(series)];
+  QList<QPointF> all = line->points();
+  all.append(points);
+  line->replace(all);
+  QPointF low = points.front();
+  QPointF high = points.front();
+  for (const QPointF& point : points) {
+    low = QPointF(std::min(low.x(), point.x()), std::min(low.y(), point.y()));
+    high = QPointF(std::max(high.x(), point.x()), std::max(high.y(), point.y()));
+  }
+  growAxes(low, high);
 }
 
 void PlotPanel::clear() {
@@ -63,15 +78,28 @@ void PlotPanel::resetAxes() {
   value_axis_->setRange(0.0, 1.0);
 }
 
-// the first point sets a small range around itself; later points only widen it
-void PlotPanel::growAxes(double t, double y) {
-  if (!has_points_) {
+// the first points set a small range around themselves; later points only widen it, and an
+// unchanged range is not set again (every setRange relayouts the chart)
+void PlotPanel::growAxes(const QPointF& low, const QPointF& high) {
+  double t_min = low.x(), t_max = high.x();
+  double y_min = low.y(), y_max = high.y();
+  if (has_points_) {
+    t_min = std::min(time_axis_->min(), t_min);
+    t_max = std::max(time_axis_->max(), t_max);
+    y_min = std::min(value_axis_->min(), y_min);
+    y_max = std::max(value_axis_->max(), y_max);
+  } else {
     has_points_ = true;
-    time_axis_->setRange(t, t + 1e-6);
-    value_axis_->setRange(y - 1e-6, y + 1e-6);
+    t_max = std::max(t_max, t_min + 1e-6);
+    y_min -= 1e-6;
+    y_max += 1e-6;
   }
-  time_axis_->setRange(std::min(time_axis_->min(), t), std::max(time_axis_->max(), t));
-  value_axis_->setRange(std::min(value_axis_->min(), y), std::max(value_axis_->max(), y));
+  if (t_min != time_axis_->min() || t_max != time_axis_->max()) {
+    time_axis_->setRange(t_min, t_max);
+  }
+  if (y_min != value_axis_->min() || y_max != value_axis_->max()) {
+    value_axis_->setRange(y_min, y_max);
+  }
 }
 
 }  // namespace tendril

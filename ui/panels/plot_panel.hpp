@@ -2,6 +2,8 @@
 // Bottom panel: time series (energies, joint signals) as a Qt Charts line chart.
 
 #include <QChartView>
+#include <QList>
+#include <QPointF>
 #include <vector>
 
 class QLineSeries;
@@ -23,6 +25,10 @@ class PlotPanel : public QChartView {
   ///        to keep every point in view.
   void appendPoint(int series, double t, double y);
 
+  /// \brief Appends \p points (x = t) to series \p series at once: one relayout of the chart
+  ///        for the whole batch, which keeps long live plots cheap.
+  void appendPoints(int series, const QList<QPointF>& points);
+
   /// \brief Removes every series and resets the axes.
   void clear();
 
@@ -31,7 +37,7 @@ class PlotPanel : public QChartView {
 
  private:
   void resetAxes();
-  void growAxes(double t, double y);
+  void growAxes(const QPointF& low, const QPointF& high);
 
   QValueAxis* time_axis_ = nullptr;
   QValueAxis* value_axis_ = nullptr;

@@ -1,0 +1,217 @@
+// GUI tests of Simulate > Run: the simulation thread, streamed frames, recording, plots, cancel.
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QElapsedTimer>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStatusBar>
+#include <QTest>
+#include <QTimer>
+#include <algorithm>
+#include <iostream>
+
+#include "ui/main_window.hpp"
+#include "ui/panels/plot_panel.hpp"
+#include "ui/panels/timeline_bar.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui/viewport/viewport_widget.hpp"
+#include "ui_test_support.hpp"
+
+namespace tendril {
+namespace {
+
+constexpr int kRunTimeoutMs = 60000;
+const QString kCantilever = QStringLiteral("soft_cantilever.json");
+
+SimulationOptions longRun() {
+  SimulationOptions options;
+  options.t_end = 1000.0;  // far longer than any test waits: only Cancel ends it
+  options.output_interval = 0.01;
+  return options;
+}
+
+QMessageBox* visibleErrorBox(const MainWindow& window) {
+  for (QMessageBox* box : window.findChildren<QMessageBox*>("errorBox")) {
+    if (box->isVisible()) {
+      return box;
+    }
+  }
+  return nullptr;
+}
+
+class SimulationRunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    QSettings().clear();
+    ASSERT_TRUE(test::showAndWait(&window_));
+    ASSERT_TRUE(window_.openFile(test::examplePath(kCantilever)))
+        << window_.lastError().toStdString();
+  }
+
+  /// Triggers Run and returns once the simulation thread is running.
+  void run() {
+    ASSERT_TRUE(window_.runAction()->isEnabled());
+    window_.runAction()->trigger();
+    ASSERT_TRUE(window_.simulation()->isRunning());
+  }
+
+  bool waitForFrames(std::size_t count) {
+    return QTest::qWaitFor([&] { return window_.simulation()->frameCount() >= count; },
+                           kRunTimeoutMs);
+  }
+
+  bool waitForFinish(QSignalSpy& finished) {
+    return QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs);
+  }
+
+  QSlider* timelineSlider() const { return window_.timeline()->findChild<QSlider*>(); }
+
+  /// Moves the timeline slider as a user would and returns the viewport's picture.
+  QImage scrubTo(int frame) {
+    timelineSlider()->setValue(frame);
+    QTest::qWait(50);
+    return window_.viewport()->grabFramebuffer();
+  }
+
+  MainWindow window_;
+};
+
+TEST_F(SimulationRunTest, RunRecordsPlotsAndScrubsTheCantilever) {
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  QSignalSpy frames(window_.simulation(), &SimulationController::frameAvailable);
+  run();
+  EXPECT_FALSE(window_.runAction()->isEnabled());
+  EXPECT_TRUE(window_.cancelAction()->isEnabled());
+  EXPECT_TRUE(window_.progressBar()->isVisible());
+  EXPECT_TRUE(window_.progressBar()->isTextVisible());  // a percentage, not a busy sweep
+  EXPECT_EQ(window_.progressBar()->maximum(), 100);
+  ASSERT_TRUE(waitForFinish(finished));
+
+  EXPECT_EQ(finished.first().at(0).toString(), "completed");
+  EXPECT_TRUE(finished.first().at(1).toBool());
+  EXPECT_GE(frames.count(), 1);
+  EXPECT_EQ(window_.simulation()->frameCount(), 201u);  // t = 0, 0.01, ..., 2 s
+  EXPECT_EQ(window_.timeline()->frameCount(), 201);
+  EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(200));
+  ASSERT_EQ(window_.plotPanel()->seriesCount(), 4);  // tip x, y, z and the energy
+  for (int series = 0; series < 4; ++series) {
+    EXPECT_EQ(window_.plotPanel()->pointCount(series), 201) << series;
+  }
+  EXPECT_TRUE(window_.runAction()->isEnabled());
+  EXPECT_FALSE(window_.cancelAction()->isEnabled());
+  EXPECT_FALSE(window_.progressBar()->isVisible());
+  EXPECT_TRUE(window_.statusBar()->currentMessage().contains("completed"));
+  test::saveScreenshot(window_.grab().toImage(), "simulation_finished_window");
+
+  const QImage first = scrubTo(0);
+  EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(0));
+  const QImage middle = scrubTo(100);
+  EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(100));
+  test::saveScreenshot(first, "simulation_frame_0");
+  test::saveScreenshot(middle, "simulation_frame_100");
+  EXPECT_GT(test::countDifferentPixels(first, middle), 500);
+}
+
+TEST_F(SimulationRunTest, CancelDuringALongRunLeavesTheUiUsable) {
+  window_.setSimulationOptions(longRun());
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  run();
+  ASSERT_TRUE(waitForFrames(5));
+  window_.cancelAction()->trigger();
+  ASSERT_TRUE(waitForFinish(finished));
+
+  EXPECT_TRUE(finished.first().at(0).toString().startsWith("cancelled at t ="));
+  EXPECT_FALSE(finished.first().at(1).toBool());
+  EXPECT_EQ(visibleErrorBox(window_), nullptr);  // a cancel is no error
+  EXPECT_TRUE(window_.runAction()->isEnabled());
+  EXPECT_FALSE(window_.cancelAction()->isEnabled());
+  EXPECT_FALSE(window_.progressBar()->isVisible());
+  EXPECT_GE(window_.timeline()->frameCount(), 5);  // the frames are kept
+
+  // and it runs again
+  SimulationOptions short_run;
+  short_run.t_end = 0.1;
+  window_.setSimulationOptions(short_run);
+  finished.clear();
+  run();
+  ASSERT_TRUE(waitForFinish(finished));
+  EXPECT_TRUE(finished.first().at(1).toBool());
+  EXPECT_EQ(window_.simulation()->frameCount(), 11u);
+}
+
+TEST_F(SimulationRunTest, InterfaceStaysResponsiveWhileRunning) {
+  window_.setSimulationOptions(longRun());
+  QElapsedTimer clock;
+  qint64 last_tick = 0;
+  qint64 longest_gap = 0;
+  QTimer ticker;
+  QObject::connect(&ticker, &QTimer::timeout, [&] {
+    const qint64 now = clock.elapsed();
+    longest_gap = std::max(longest_gap, now - last_tick);
+    last_tick = now;
+  });
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  run();
+  clock.start();
+  ticker.start(10);
+  QTest::qWait(1500);
+  ticker.stop();
+  const std::size_t frames_meanwhile = window_.simulation()->frameCount();
+  window_.cancelAction()->trigger();
+  ASSERT_TRUE(waitForFinish(finished));
+
+  EXPECT_GT(frames_meanwhile, 50u);  // the simulation really ran during the measurement
+  EXPECT_LT(longest_gap, 200) << "the GUI thread stalled for " << longest_gap << " ms";
+  std::cout << "longest GUI stall while running: " << longest_gap << " ms\n";
+}
+
+TEST_F(SimulationRunTest, OpeningAnotherModelOrClosingCancelsTheRun) {
+  window_.setSimulationOptions(longRun());
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  run();
+  ASSERT_TRUE(waitForFrames(3));
+  ASSERT_TRUE(window_.openDefaultExample());
+  EXPECT_FALSE(window_.simulation()->isRunning());
+  EXPECT_EQ(window_.simulation()->frameCount(), 0u);
+  EXPECT_EQ(window_.plotPanel()->seriesCount(), 0);
+  EXPECT_TRUE(window_.runAction()->isEnabled());
+  EXPECT_FALSE(window_.cancelAction()->isEnabled());
+  QTest::qWait(100);
+  EXPECT_TRUE(finished.isEmpty());  // the discarded run reports nothing
+
+  run();
+  ASSERT_TRUE(waitForFrames(3));
+  QElapsedTimer clock;
+  clock.start();
+  EXPECT_TRUE(window_.close());
+  EXPECT_LT(clock.elapsed(), 2000);
+  EXPECT_FALSE(window_.simulation()->isRunning());
+}
+
+TEST_F(SimulationRunTest, DivergenceKeepsTheFramesAndSaysWhen) {
+  SimulationOptions options;
+  options.integrator = IntegratorKind::Rk4;
+  options.step = 0.01;  // far beyond the stability limit of the stiff rod
+  options.min_step = 5e-3;
+  window_.setSimulationOptions(options);
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  run();
+  ASSERT_TRUE(waitForFinish(finished));
+
+  EXPECT_FALSE(finished.first().at(1).toBool());
+  const QMessageBox* box = visibleErrorBox(window_);
+  ASSERT_NE(box, nullptr);
+  EXPECT_TRUE(box->informativeText().contains("diverged after t ="))
+      << box->informativeText().toStdString();
+  EXPECT_GE(window_.simulation()->frameCount(), 1u);
+  EXPECT_EQ(window_.timeline()->frameCount(), static_cast<int>(window_.simulation()->frameCount()));
+  EXPECT_TRUE(window_.runAction()->isEnabled());
+}
+
+}  // namespace
+}  // namespace tendril

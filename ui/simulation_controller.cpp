@@ -1,0 +1,92 @@
+#include "ui/simulation_controller.hpp"
+
+#include <QMetaObject>
+#include <utility>
+
+namespace tendril {
+
+SimulationController::SimulationController(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<tendril::FramePtr>();
+}
+
+// joins before QObject's destructor runs, so no worker callback can reach a half-destroyed object
+SimulationController::~SimulationController() {
+  run_.reset();
+}
+
+void SimulationController::start(ModelPtr model, const SimulationOptions& options) {
+  discard();
+  const std::uint64_t generation = ++generation_;
+  running_ = true;
+  run_ = std::make_unique<SimulationRun>(
+      std::move(model), options, [this](const FramePtr&) { onFramePublished(); },
+      [this, generation](const RunOutcome&) { onRunFinished(generation); });
+}
+
+void SimulationController::cancel() {
+  if (run_) {
+    run_->cancel();
+  }
+}
+
+void SimulationController::discard() {
+  ++generation_;  // a finish already queued by the discarded run is then ignored
+  run_.reset();
+  running_ = false;
+}
+
+bool SimulationController::isRunning() const {
+  return running_;
+}
+
+std::size_t SimulationController::frameCount() const {
+  return run_ ? run_->recording().size() : 0;
+}
+
+FramePtr SimulationController::frameAt(std::size_t i) const {
+  if (i >= frameCount()) {
+    return nullptr;
+  }
+  return run_->recording().at(i);
+}
+
+std::optional<RunOutcome> SimulationController::lastOutcome() const {
+  return run_ ? run_->outcome() : std::nullopt;
+}
+
+// one queued call per burst of frames: the GUI thread never falls behind a fast simulation
+void SimulationController::onFramePublished() {
+  if (!notify_pending_.exchange(true)) {
+    QMetaObject::invokeMethod(this, &SimulationController::deliverLatestFrame,
+                              Qt::QueuedConnection);
+  }
+}
+
+void SimulationController::onRunFinished(std::uint64_t generation) {
+  QMetaObject::invokeMethod(
+      this,
+      [this, generation] {
+        if (generation != generation_ || !run_) {
+          return;
+        }
+        run_->wait();  // the worker has only this callback left to return from
+        running_ = false;
+        deliverLatestFrame();
+        const std::optional<RunOutcome> outcome = run_->outcome();
+        emit runFinished(QString::fromStdString(outcome->message), outcome->completed);
+      },
+      Qt::QueuedConnection);
+}
+
+void SimulationController::deliverLatestFrame() {
+  notify_pending_ = false;  // first, so a frame published from now on posts a new call
+  if (!run_) {
+    return;
+  }
+  if (FramePtr frame = run_->latestFrame()) {
+    emit frameAvailable(frame);
+  }
+  emit progress(run_->progress());
+}
+
+}  // namespace tendril

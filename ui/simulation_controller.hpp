@@ -1,0 +1,64 @@
+#pragma once
+// Qt adapter over core's SimulationRun (style.md section 3.4): the worker thread only raises a
+// flag and posts one queued call; frames and the outcome are read on the GUI thread.
+
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <optional>
+
+#include "core/model/model.hpp"
+#include "core/sim/simulation.hpp"
+#include "core/sim/simulation_run.hpp"
+#include "ui/frame_metatype.hpp"
+
+namespace tendril {
+
+class SimulationController : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit SimulationController(QObject* parent = nullptr);
+  /// \brief Cancels and joins a running simulation.
+  ~SimulationController() override;
+
+  /// \brief Starts a run of \p model from rest, replacing (cancelling) any previous run and its
+  ///        recording.
+  void start(ModelPtr model, const SimulationOptions& options);
+  /// \brief Asks a running simulation to stop; runFinished follows.
+  void cancel();
+  /// \brief Cancels, joins and forgets the current run and its recording, without signals (used
+  ///        when the model it simulates goes away).
+  void discard();
+
+  [[nodiscard]] bool isRunning() const;
+  /// \brief Frames recorded by the current (or last) run.
+  [[nodiscard]] std::size_t frameCount() const;
+  /// \brief Recorded frame \p i, or nullptr when out of range.
+  [[nodiscard]] FramePtr frameAt(std::size_t i) const;
+  /// \brief How the last run ended, once it has.
+  [[nodiscard]] std::optional<RunOutcome> lastOutcome() const;
+
+ signals:
+  /// \brief The latest frame. Deliveries are coalesced: the recording may have grown by several
+  ///        frames since the previous signal (frameCount() tells how many there are).
+  void frameAvailable(tendril::FramePtr frame);
+  /// \brief The run ended: \p ok when it reached t_end; \p message names the time reached.
+  void runFinished(QString message, bool ok);
+  /// \brief Fraction of the simulated interval covered so far, in [0, 1].
+  void progress(double fraction);
+
+ private:
+  void onFramePublished();                       // worker thread
+  void onRunFinished(std::uint64_t generation);  // worker thread
+  void deliverLatestFrame();                     // GUI thread
+
+  std::unique_ptr<SimulationRun> run_;
+  std::uint64_t generation_ = 0;  // tells a stale queued call from an old run
+  std::atomic<bool> notify_pending_{false};
+  bool running_ = false;
+};
+
+}  // namespace tendril
