@@ -80,7 +80,9 @@ class ObjectReader {
     const Json* value = fallback ? optional(key) : &required(key);
     if (!value) return *fallback;
     if (!value->is_number_integer()) fail(at(key), "expected an integer");
-    return value->get<int>();
+    const auto wide = value->get<long long>();
+    if (wide < -1000000 || wide > 1000000) fail(at(key), "integer out of range");
+    return static_cast<int>(wide);
   }
   std::string string(const std::string& key, std::optional<std::string> fallback = std::nullopt) {
     const Json* value = fallback ? optional(key) : &required(key);

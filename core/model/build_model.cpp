@@ -78,6 +78,7 @@ class ModelBuilder {
     }
     model_.nv = model_.nq;
     assembleStiffnessAndDamping();
+    checkEveryModeIsStiff();
     compileInputsAndLoads();
     return std::move(model_);
   }
@@ -296,6 +297,30 @@ class ModelBuilder {
           t.w * t.Phi.transpose() * stiffness.asDiagonal() * t.Phi;
       model_.D.block(t.idx, t.idx, t.n, t.n) +=
           t.w * t.Phi.transpose() * damping.asDiagonal() * t.Phi;
+    }
+  }
+
+  // a strain mode that no Gauss point sees has no stiffness: a free, undamped hinge (e.g. a
+  // piecewise-constant piece between two Gauss points)
+  void checkEveryModeIsStiff() const {
+    for (std::size_t i = 0; i < robot_.links.size(); ++i) {
+      if (robot_.links[i].kind != BodyKind::Soft) continue;
+      const auto& divisions = robot_.links[i].soft.divisions;
+      int idx =
+          model_.joints[model_.links[i].joint].idx_q + model_.joints[model_.links[i].joint].nq;
+      for (std::size_t d = 0; d < divisions.size(); ++d) {
+        const int n = strainBasisDof(divisions[d].basis);
+        const Eigen::MatrixXd block = model_.K.block(idx, idx, n, n);
+        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(block, Eigen::EigenvaluesOnly);
+        if (n > 0 && !(eigen.eigenvalues().minCoeff() > 1e-12 * eigen.eigenvalues().maxCoeff())) {
+          throw ParseError(
+              linkPointer(static_cast<int>(i),
+                          "soft/divisions/" + std::to_string(d) + "/gauss_points"),
+              "the Gauss points do not resolve every strain mode of the basis (a mode has no "
+              "stiffness): add Gauss points");
+        }
+        idx += n;
+      }
     }
   }
 

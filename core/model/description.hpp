@@ -149,7 +149,10 @@ struct TimeFunction {
   bool operator==(const TimeFunction&) const = default;
 };
 
-/// \brief A generalised force on one coordinate of a rigid joint [N or N m].
+/// \brief A generalised force on one coordinate of a rigid joint: the force [N] or torque [N m]
+///        along the axis for revolute, prismatic, helical and cylindrical joints; for universal,
+///        planar, spherical and free joints, whose coordinates are exponential coordinates, the
+///        force conjugate to that coordinate (not a torque about a fixed axis).
 struct JointInputDesc {
   std::string link;  ///< the link whose joint is driven
   int dof = 0;       ///< which of the joint's coordinates

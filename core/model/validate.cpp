@@ -93,6 +93,13 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
       return DescriptionProblem{at + "/link", "cables run through soft links only"};
     for (std::size_t k = 0; k < cable.path.size(); ++k) {
       const int division = cable.path[k].division;
+      for (std::size_t earlier = 0; earlier < k; ++earlier) {
+        if (cable.path[earlier].division == division) {
+          return DescriptionProblem{
+              at + "/path/" + std::to_string(k) + "/division",
+              "division " + std::to_string(division) + " appears twice in the path"};
+        }
+      }
       if (division < 0 || division >= static_cast<int>(link->soft.divisions.size())) {
         return DescriptionProblem{
             at + "/path/" + std::to_string(k) + "/division",

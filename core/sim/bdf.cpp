@@ -45,6 +45,8 @@ class BdfStepper final : public Stepper {
     CVodeSetLinearSolver(memory_, solver_, matrix_);
     CVodeSetJacFn(memory_, jacobian);
     CVodeQuadInit(memory_, dissipationRate, quadrature_);
+    CVodeQuadSStolerances(memory_, options_.relative_tolerance, options_.absolute_tolerance);
+    CVodeSetQuadErrCon(memory_, SUNTRUE);  // the damping work is part of the error control
     q_.resize(n_);
     v_.resize(n_);
   }

@@ -68,6 +68,14 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
   if (!(options.output_interval > 0.0) || !(options.t_end >= options.t_start)) {
     throw std::invalid_argument("the output interval must be positive and t_end >= t_start");
   }
+  const bool fixed_step = options.integrator != IntegratorKind::Bdf;
+  if (fixed_step ? !(options.step > 0.0) : !(options.step >= 0.0)) {
+    throw std::invalid_argument(fixed_step ? "the step must be positive"
+                                           : "the maximum step must be positive (or 0: none)");
+  }
+  if (!(options.min_step > 0.0) || (fixed_step && options.min_step > options.step)) {
+    throw std::invalid_argument("the minimum step must be positive and not above the step");
+  }
   const auto started = std::chrono::steady_clock::now();
   if (!jacobian) jacobian = std::make_unique<FiniteDifferenceJacobian>();
   DynamicsSystem system(model, std::move(jacobian));

@@ -60,6 +60,7 @@ using SampleCallback = std::function<bool(const Sample&)>;
 /// \brief Integrates from (q0, v0). Divergence (NaN/Inf, step-size collapse, Newton failure) stops
 ///        the run with a message naming the time reached; every sample recorded so far is kept.
 /// \param[in] jacobian supplies dFD/dq, dFD/dv to the implicit methods (finite differences if null)
+/// \throw std::invalid_argument for inconsistent options (non-positive step or output interval, ...)
 SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                           const SimulationOptions& options,
                           std::unique_ptr<DynamicsJacobian> jacobian = nullptr,

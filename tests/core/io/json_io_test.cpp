@@ -11,6 +11,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/model/model.hpp"
+
 namespace tendril {
 namespace {
 
@@ -66,6 +68,23 @@ TEST(JsonIoTest, SaveIsAtomicAndReplacesTheFile) {
   // an unwritable target leaves no partial file and throws
   EXPECT_THROW(saveRobot(robot, dir / "missing_dir" / "robot.json"), std::runtime_error);
   fs::remove_all(dir);
+}
+
+TEST(JsonIoTest, ModesThatNoGaussPointSeesAreRejected) {
+  // seven piecewise-constant pieces and seven Gauss points: pieces 1 and 5 hold none
+  RobotDescription robot = loadRobot(fs::path(TENDRIL_EXAMPLES_DIR) / "soft_cantilever.json");
+  DivisionDesc& division = robot.links[0].soft.divisions[0];
+  division.basis.family = BasisFamily::PiecewiseConstant;
+  division.basis.order = {-1, 6, -1, -1, -1, -1};
+  division.gauss_points = 7;
+  try {
+    buildModel(robot);
+    FAIL() << "expected a ParseError";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.pointer(), "/links/0/soft/divisions/0/gauss_points");
+  }
+  division.gauss_points = 14;  // two points per piece: every mode is stiff
+  EXPECT_NO_THROW(buildModel(robot));
 }
 
 TEST(JsonIoTest, ShearModulusAndPoissonRatioAreExclusive) {
@@ -147,6 +166,7 @@ const BrokenCase kBrokenCases[] = {
                "must be positive"},
     BrokenCase{"too_few_gauss_points.json", "/links/0/soft/divisions/0/gauss_points",
                "at least 4 Gauss points"},
+    BrokenCase{"cable_division_twice.json", "/cables/0/path/1/division", "appears twice"},
     BrokenCase{"missing_file.json", "", "cannot open"}};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BrokenModelTest, ::testing::ValuesIn(kBrokenCases),

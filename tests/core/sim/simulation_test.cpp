@@ -134,6 +134,27 @@ TEST(SimulationTest, DivergenceStopsWithMessageAndKeepsSamples) {
   for (const Sample& s : result.samples) EXPECT_TRUE(s.q.allFinite() && s.v.allFinite());
 }
 
+TEST(SimulationTest, RejectsStepsThatCannotAdvance) {
+  const Model model = softRod(0.0, true);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nq);
+  SimulationOptions options;
+  options.t_end = 0.01;
+  for (IntegratorKind kind :
+       {IntegratorKind::Rk4, IntegratorKind::ImplicitEuler, IntegratorKind::Newmark}) {
+    options.integrator = kind;
+    for (double step : {0.0, -1e-3}) {
+      options.step = step;
+      EXPECT_THROW(simulate(model, zero, zero, options), std::invalid_argument)
+          << integratorName(kind);
+    }
+  }
+  options.integrator = IntegratorKind::Bdf;
+  options.step = 0.0;  // no maximum step: valid
+  EXPECT_TRUE(simulate(model, zero, zero, options).completed);
+  options.step = -1.0;
+  EXPECT_THROW(simulate(model, zero, zero, options), std::invalid_argument);
+}
+
 TEST(SimulationTest, CallbackCancelsAndOutputsAreOnTheGrid) {
   const Model model = softRod(1e4, true);
   SimulationOptions options;
