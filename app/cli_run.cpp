@@ -1,5 +1,6 @@
 // tendril-cli statics and simulate.
 
+#include <charconv>
 #include <chrono>
 #include <iomanip>
 #include <iostream>
@@ -26,11 +27,13 @@ std::pair<int, double> parsePrescription(const Model& model, const std::string& 
   if (index < 0)
     throw UsageError{"--prescribe: no coordinate '" + name +
                      "' (list them with: tendril-cli info MODEL.json --coordinates)"};
-  try {
-    return {index, std::stod(text.substr(equals + 1))};
-  } catch (const std::exception&) {
-    throw UsageError{"--prescribe: '" + text.substr(equals + 1) + "' is not a number"};
+  const std::string number = text.substr(equals + 1);
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (error != std::errc() || end != number.data() + number.size()) {
+    throw UsageError{"--prescribe: '" + number + "' is not a number"};
   }
+  return {index, value};
 }
 
 void printTips(const Model& model, const Eigen::VectorXd& q) {

@@ -58,9 +58,11 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
   data.S[j].noalias() = data.T[j] * data.Z[j];
 }
 
+}  // namespace
+
 // S-dot = T-dot Z + T Z-dot (C21); Z-dot vanishes for rigid joints and 2nd-order Magnus
-void jointVelocity(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,
-                   Data& data, int j) {
+void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,
+                        Data& data, int j) {
   if (joint.nq == 0 || joint.constant_subspace) return;  // S-dot stays 0
   const Vector6d Omega_dot = data.Z[j] * v_j;
   Matrix6d T, T_dot;
@@ -73,13 +75,6 @@ void jointVelocity(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
     magnus4JacobianRate(xi_dot_z1, xi_dot_z2, joint.Phi_z1, joint.Phi_z2, joint.h, Z_dot);
     data.S_dot[j].noalias() += T * Z_dot;
   }
-}
-
-}  // namespace
-
-void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,
-                        Data& data, int j) {
-  jointVelocity(joint, v_j, data, j);
 }
 
 Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j,
@@ -129,7 +124,7 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
     const auto v_j = v.segment(joint.idx_q, joint.nq);
-    jointVelocity(joint, v_j, data, j);
+    jointVelocityStage(joint, v_j, data, j);
     data.eta[j] = childTwist(joint, data, j, v_j);
   }
 }

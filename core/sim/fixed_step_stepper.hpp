@@ -25,10 +25,11 @@ class FixedStepStepper : public Stepper {
                  std::string& error) override {
     while (t_ < t_out - 1e-12 * std::max(1.0, std::abs(t_out))) {
       const double h = std::min(h_, t_out - t_);
-      const Eigen::VectorXd q_old = q, v_old = v;
+      q_old_ = q;  // same size every step: no allocation after the first
+      v_old_ = v;
       if (!step(t_, h, q, v, error)) {
-        q = q_old;
-        v = v_old;
+        q = q_old_;
+        v = v_old_;
         h_ = 0.5 * h;  // retry with a smaller step
         if (h_ < options_.min_step) {
           std::ostringstream reason;
@@ -39,7 +40,7 @@ class FixedStepStepper : public Stepper {
         continue;
       }
       // trapezoidal rule for the damping work over the step
-      dissipated_ += 0.5 * h * (system_.dissipationRate(v_old) + system_.dissipationRate(v));
+      dissipated_ += 0.5 * h * (system_.dissipationRate(v_old_) + system_.dissipationRate(v));
       t_ += h;
       ++steps_;
       h_ = std::min(options_.step, 2.0 * h_);  // grow back after a cut
@@ -70,6 +71,7 @@ class FixedStepStepper : public Stepper {
 
  private:
   double t_ = 0.0, h_ = 0.0, dissipated_ = 0.0;
+  Eigen::VectorXd q_old_, v_old_;  ///< state before the step being tried
   long steps_ = 0;
 };
 

@@ -95,6 +95,16 @@ State randomState(const Model& model, unsigned seed, double q_scale) {
   return s;
 }
 
+SimulationOptions divergingRk4Options() {
+  SimulationOptions options;
+  options.integrator = IntegratorKind::Rk4;
+  options.step = 0.01;
+  options.min_step = 5e-3;
+  options.t_end = 1.0;
+  options.output_interval = 0.01;
+  return options;
+}
+
 Eigen::MatrixXd centralDifference(const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f,
                                   const Eigen::VectorXd& x, double h) {
   Eigen::MatrixXd J;

@@ -8,6 +8,7 @@
 
 #include "core/model/description.hpp"
 #include "core/model/model.hpp"
+#include "core/sim/simulation.hpp"
 
 namespace tendril::test {
 
@@ -31,6 +32,9 @@ struct State {
 
 /// \brief Random state with entries in [-scale, scale] (q), [-1, 1] (v, a).
 State randomState(const Model& model, unsigned seed, double q_scale = 0.5);
+
+/// \brief Options under which RK4 diverges on a soft rod: a step far beyond its stability limit.
+SimulationOptions divergingRk4Options();
 
 /// \brief Central difference of f at x (columns = d f / d x_i).
 Eigen::MatrixXd centralDifference(const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f,

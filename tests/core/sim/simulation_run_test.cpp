@@ -120,12 +120,7 @@ TEST(SimulationRunTest, DestructorCancelsAndJoinsARunningSimulation) {
 }
 
 TEST(SimulationRunTest, DivergenceReportsTheTimeReachedAndKeepsTheFrames) {
-  SimulationOptions options;
-  options.integrator = IntegratorKind::Rk4;
-  options.step = 0.01;  // far beyond the stability limit of the stiff rod
-  options.min_step = 5e-3;
-  options.t_end = 1.0;
-  options.output_interval = 0.01;
+  const SimulationOptions options = test::divergingRk4Options();
   SimulationRun run(softCantilever(), options);
   run.wait();
 
