@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 #include <stdexcept>
 
+#include "core/algorithm/external_loads.hpp"
 #include "core/algorithm/kinematics.hpp"
 
 namespace tendril {
@@ -48,9 +49,7 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
     }
   }
 
-  // external point loads enter with a minus sign (ID = inertial - external)
-  for (const CompiledPointLoad& load : model.point_loads)
-    data.F[load.joint] -= pointLoadWrench(load, data, t);
+  subtractExternalWrenches(model, data, t);  // ID = inertial - external
 
   // backward pass: transport subtree wrenches to joint bases, project, pass to parents
   data.tau.setZero();
@@ -69,18 +68,6 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
       data.F[joint.parent] += joint.has_placement ? applyCoAd(joint.g_fixed, F_base) : F_base;
   }
   return data.tau;
-}
-
-Vector6d pointLoadWrench(const CompiledPointLoad& load, const Data& data, double t) {
-  Vector6d wrench = load.scale(t) * load.wrench;
-  if (load.frame == LoadFrame::Global) {
-    // world axes to the local axes of the frame; the moment is about the application point
-    const Eigen::Matrix3d R_T = data.g[load.joint].R.transpose();
-    wrench.head<3>() = R_T * wrench.head<3>().eval();
-    wrench.tail<3>() = R_T * wrench.tail<3>().eval();
-  }
-  wrench.head<3>() += load.offset.cross(wrench.tail<3>());
-  return wrench;
 }
 
 Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -28,8 +28,6 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
 
 /// \brief The wrench of a point load at time t, in the local frame of its virtual joint's child
 ///        frame (moment about the frame origin). \pre the position stage of data is current.
-Vector6d pointLoadWrench(const CompiledPointLoad& load, const Data& data, double t);
-
 /// \brief Internal generalised forces tau = -K q - D v (actuation is added by the caller).
 Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v);

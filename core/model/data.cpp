@@ -33,6 +33,14 @@ Data::Data(const Model& model) {
   // compute() sizes the factor and sets its status (the sizing constructor leaves the status unset)
   M_factor.compute(Eigen::MatrixXd::Identity(model.nv, model.nv));
   scratch_6n = Matrix6Xd::Zero(6, max_nq);
+  for (auto* blocks : {&deta_dq, &deta_dv, &deta_dot_dq, &deta_dot_dv, &dF_dq, &dF_dv})
+    blocks->assign(n, Matrix6Xd::Zero(6, model.nv));
+  dtau_dq = Eigen::MatrixXd::Zero(model.nv, model.nq);
+  dtau_dv = Eigen::MatrixXd::Zero(model.nv, model.nv);
+  dqdd_dq = Eigen::MatrixXd::Zero(model.nv, model.nq);
+  dqdd_dv = Eigen::MatrixXd::Zero(model.nv, model.nv);
+  dtau_applied_dq = Eigen::MatrixXd::Zero(model.nv, model.nq);
+  load_sensitivities.reserve(model.point_loads.size() + n);
 }
 
 }  // namespace tendril

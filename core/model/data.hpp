@@ -10,6 +10,15 @@
 
 namespace tendril {
 
+/// \brief How the external wrench F on child frame `joint` (in that frame) varies with the frame's
+/// pose and twist: dF = d_pose (g^{-1} dg)^v + d_twist d(eta). Filled by
+/// externalWrenchSensitivities() (core/algorithm/external_loads.hpp).
+struct WrenchSensitivity {
+  int joint = -1;
+  Matrix6d d_pose = Matrix6d::Zero();
+  Matrix6d d_twist = Matrix6d::Zero();
+};
+
 struct Data {
   explicit Data(const Model& model);
 
@@ -52,6 +61,25 @@ struct Data {
   Eigen::VectorXd qdd;                   ///< generalised acceleration (nv)
   Eigen::VectorXd bias;                  ///< ID(q, v, 0) (nv)
   Eigen::LLT<Eigen::MatrixXd> M_factor;  ///< Cholesky factor of M
+
+  //-------------------- derivatives of the inverse dynamics
+  // computed by inverseDynamicsDerivatives(model, data, q, v, a) (theory-gvs.md section 5); all
+  // 6 x nv, per child frame j, in frame j
+  std::vector<Matrix6Xd> deta_dq;      ///< d eta_j / dq
+  std::vector<Matrix6Xd> deta_dv;      ///< d eta_j / dv: the body Jacobian J_j of frame j
+  std::vector<Matrix6Xd> deta_dot_dq;  ///< d eta_dot_j / dq
+  std::vector<Matrix6Xd> deta_dot_dv;  ///< d eta_dot_j / dv
+  std::vector<Matrix6Xd> dF_dq;        ///< d F_j / dq (subtree wrench, as data.F)
+  std::vector<Matrix6Xd> dF_dv;        ///< d F_j / dv
+  Eigen::MatrixXd dtau_dq;             ///< d ID / dq (nv x nq)
+  Eigen::MatrixXd dtau_dv;             ///< d ID / dv (nv x nv)
+  std::vector<WrenchSensitivity> load_sensitivities;  ///< state-dependent external wrenches
+
+  //-------------------- derivatives of the forward dynamics
+  // computed by forwardDynamicsDerivatives(model, data, q, v, t)
+  Eigen::MatrixXd dqdd_dq;  ///< d FD / dq (nv x nq)
+  Eigen::MatrixXd dqdd_dv;  ///< d FD / dv (nv x nv)
+  Eigen::MatrixXd dtau_applied_dq;  ///< d(B u - K q)/dq (nv x nq)
 
   //-------------------- scratch (sized once)
   Matrix6Xd scratch_6n;  ///< 6 x max nq_j
