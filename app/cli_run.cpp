@@ -54,6 +54,7 @@ int runStatics(const Args& args) {
       {"--time", true, "time at which inputs and loads are evaluated [s] (default 0)"},
       {"--prescribe", true, "hold COORDINATE=VALUE (name or index; repeatable)", true},
       {"--tolerance", true, "relative residual tolerance (default 1e-12)"},
+      {"--jacobian", true, "analytic (default) | fd (central finite differences)"},
       {"--out", true, "write the equilibrium as CSV (same columns as simulate)"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
@@ -68,6 +69,10 @@ int runStatics(const Args& args) {
   StaticsOptions statics;
   statics.time = parsed.number("--time", 0.0);
   statics.residual_tolerance = parsed.number("--tolerance", statics.residual_tolerance);
+  const std::string jacobian = parsed.value("--jacobian", "analytic");
+  if (jacobian != "analytic" && jacobian != "fd")
+    throw UsageError{"unknown --jacobian '" + jacobian + "' (analytic, fd)"};
+  statics.analytic_jacobian = jacobian == "analytic";
   Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq);
   if (parsed.has("--prescribe")) {
     for (const std::string& text : parsed.values.at("--prescribe")) {
@@ -107,7 +112,7 @@ int runSimulate(const Args& args) {
       {"--rtol", true, "relative tolerance (default 1e-6)"},
       {"--atol", true, "absolute tolerance (default 1e-8)"},
       {"--jacobian", true,
-       "fd (central finite differences; the analytical one comes with derivatives)"},
+       "analytic (recursive derivatives, default) | fd (central finite differences)"},
       {"--out", true, "trajectory CSV to write (also when the run stops early)"},
       {"--quiet", false, "no progress on stderr"}};
   const Parsed parsed = parse(args, options);
@@ -131,9 +136,8 @@ int runSimulate(const Args& args) {
     throw UsageError{"unknown integrator '" + parsed.value("--integrator") +
                      "' (bdf, newmark, implicit-euler, rk4)"};
   }
-  if (parsed.value("--jacobian", "fd") != "fd") {
-    throw UsageError{"--jacobian: only 'fd' is available until analytical derivatives land"};
-  }
+  if (!parseJacobian(parsed.value("--jacobian", "analytic"), sim.jacobian))
+    throw UsageError{"unknown --jacobian '" + parsed.value("--jacobian") + "' (analytic, fd)"};
   if (!(sim.output_interval > 0.0) || !(sim.t_end > 0.0))
     throw UsageError{"--t-end and --dt must be positive"};
   const bool quiet = parsed.has("--quiet");
@@ -153,7 +157,8 @@ int runSimulate(const Args& args) {
   std::cout << std::defaultfloat << std::setprecision(6) << "simulate: " << result.message << "\n"
             << "integrator: " << integratorName(sim.integrator) << ", " << result.statistics.steps
             << " steps, " << result.statistics.rhs_evaluations << " dynamics evaluations, "
-            << result.statistics.jacobian_evaluations << " Jacobians\n"
+            << result.statistics.jacobian_evaluations << " Jacobians ("
+            << (sim.jacobian == JacobianKind::Analytic ? "analytic" : "finite differences") << ")\n"
             << "wall time: " << result.statistics.wall_time << " s for " << result.samples.back().t
             << " s simulated (" << result.samples.back().t / result.statistics.wall_time
             << "x real time)\n";

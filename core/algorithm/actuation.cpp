@@ -40,4 +40,26 @@ void actuationForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>
     tau(input.coordinate) += input.value(t);
 }
 
+void actuationJacobian(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                       double t) {
+  data.dtau_applied_dq.setZero();
+  for (const CompiledCable& cable : model.cables) {
+    const double tension = cable.tension(t);
+    if (tension == 0.0) continue;
+    for (const CableSample& sample : cable.samples) {
+      const CableDirection direction = cableDirection(sample, q);
+      // U = [d~; I]^T Phi = Phi_linear - d~ Phi_angular: how the cable tangent T moves with q
+      auto U = data.scratch_3n.topRows(3).leftCols(sample.nq);
+      auto PU = data.scratch_3n.bottomRows(3).leftCols(sample.nq);
+      U = sample.Phi.bottomRows<3>();
+      U.noalias() -= skew(sample.d) * sample.Phi.topRows<3>();
+      const Eigen::Matrix3d projector =
+          (Eigen::Matrix3d::Identity() - direction.t * direction.t.transpose()) / direction.norm;
+      PU.noalias() = (tension * sample.weight) * projector * U;
+      auto block = data.dtau_applied_dq.block(sample.idx_q, sample.idx_q, sample.nq, sample.nq);
+      block.noalias() -= U.transpose() * PU;
+    }
+  }
+}
+
 }  // namespace tendril

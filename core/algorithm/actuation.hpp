@@ -3,6 +3,7 @@
 
 #include <Eigen/Core>
 
+#include "core/model/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {
@@ -28,5 +29,11 @@ double cableLength(const CompiledCable& cable, const Eigen::Ref<const Eigen::Vec
 /// \param[out] tau generalised actuation forces (dim model.nv), overwritten
 void actuationForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q, double t,
                      Eigen::Ref<Eigen::VectorXd> tau);
+
+/// \brief d(B u)/dq into data.dtau_applied_dq (nv x nq, overwritten). Cables (D63 with u = -T):
+///        -T w_i Phi^T [d~; I] (I - t t^T)/|T| [d~; I]^T Phi per sample, symmetric because a cable
+///        force is the gradient of T l(q); joint inputs are generalised forces (no q dependence).
+void actuationJacobian(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                       double t);
 
 }  // namespace tendril

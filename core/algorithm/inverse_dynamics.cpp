@@ -47,6 +47,12 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
     } else {
       data.F[j].setZero();
     }
+    if (joint.has_added_mass) {
+      // Kirchhoff: M_A eta_dot + ad*_eta M_A eta (its weight is cancelled in external_loads.cpp)
+      const Vector6d momentum = joint.added_mass * data.eta[j];
+      data.F[j].noalias() += joint.added_mass * data.eta_dot[j];
+      data.F[j] += coad(data.eta[j], momentum);
+    }
   }
 
   subtractExternalWrenches(model, data, t);  // ID = inertial - external

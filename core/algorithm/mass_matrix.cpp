@@ -58,6 +58,7 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
   for (int j = 0; j < model.n_vjoints(); ++j) {
     data.I_composite[j] = model.joints[j].inertia;
     data.M_carry[j].setZero();
+    if (model.has_added_mass) data.A_composite[j] = model.joints[j].added_mass;
   }
   data.M.setZero();
 
@@ -66,17 +67,28 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
     // composite inertia of the subtree, handed to the parent's child frame
     if (joint.parent >= 0)
       data.I_composite[joint.parent] += data.I_composite[j].transformed(data.g_pc[j]);
+    // added mass is not of rigid-body form: a 6 x 6 composite beside it, Ad*_g A Ad_g^-1
+    if (model.has_added_mass && joint.parent >= 0) {
+      const Matrix6d X = coAd(data.g_pc[j]);
+      data.A_composite[joint.parent].noalias() += X * data.A_composite[j] * X.transpose();
+    }
     if (joint.nq == 0) continue;
 
     auto F = data.scratch_6n.leftCols(joint.nq);
     if (joint.single_screw) {
       F.col(0) = data.I_composite[j] * joint.screw;
+      if (model.has_added_mass) F.col(0).noalias() += data.A_composite[j] * joint.screw;
       data.M(joint.idx_q, joint.idx_q) += joint.screw.dot(F.col(0));
       F.col(0) = applyCoAd(data.g_pc[j], Vector6d(F.col(0)));
     } else {
       // in the joint base frame, where S lives
       const SpatialInertia I_base = data.I_composite[j].transformed(data.g_local[j]);
       for (int c = 0; c < joint.nq; ++c) F.col(c) = I_base * Vector6d(data.S[j].col(c));
+      if (model.has_added_mass) {
+        const Matrix6d X = coAd(data.g_local[j]);
+        const Matrix6d A_base = X * data.A_composite[j] * X.transpose();
+        F.noalias() += A_base * data.S[j];
+      }
       auto block = data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq);
       block.noalias() += data.S[j].transpose() * F;
       // the force blocks of the later intervals of this division, summed on the way: one

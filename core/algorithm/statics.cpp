@@ -7,6 +7,7 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics_derivatives.hpp"
 
 namespace tendril {
 namespace {
@@ -74,10 +75,21 @@ class NewtonSolver {
   const Eigen::VectorXd& residual() const { return R_; }
 
  private:
-  // dR/dq_free by central differences (the next issue replaces it by the analytical one)
+  // dR/dq_free = load (d(B u)/dq - dID(q, 0, 0)/dq) - K   (13b), or by central differences
   Eigen::MatrixXd jacobian(const Eigen::VectorXd& q, double load) {
     const int n = static_cast<int>(free_.size());
     Eigen::MatrixXd J(n, n);
+    if (options_.analytic_jacobian) {
+      inverseDynamicsDerivatives(model_, data_, q, zero_, zero_, options_.time);
+      actuationJacobian(model_, data_, q, options_.time);
+      for (int c = 0; c < n; ++c) {
+        for (int r = 0; r < n; ++r) {
+          const int i = free_[r], k = free_[c];
+          J(r, c) = load * (data_.dtau_applied_dq(i, k) - data_.dtau_dq(i, k)) - model_.K(i, k);
+        }
+      }
+      return J;
+    }
     Eigen::VectorXd qp = q, Rp(model_.nv), Rm(model_.nv);
     for (int c = 0; c < n; ++c) {
       const int k = free_[c];
@@ -117,6 +129,8 @@ void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen
 StaticsResult solveStatics(const Model& model, Data& data,
                            const Eigen::Ref<const Eigen::VectorXd>& q0,
                            const StaticsOptions& options) {
+  if (model.n_constraints > 0 || !model.prescribed.empty())  // closed chains, position inputs
+    return solveConstrainedStatics(model, data, q0, options);
   StaticsResult result;
   result.q = q0;
   NewtonSolver newton(model, data, options);

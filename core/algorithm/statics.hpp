@@ -17,6 +17,7 @@ struct StaticsOptions {
   double step_tolerance = 1e-13;  ///< or when the Newton step is below this * (1 + |q|)
   int max_iterations = 50;        ///< per load step
   double min_load_step = 1.0 / 1024;  ///< give up when load stepping needs smaller increments
+  bool analytic_jacobian = true;      ///< (13b) from the analytical derivatives; false: differences
   double fd_step = 1e-7;              ///< central-difference step of the Jacobian [units of q]
   std::vector<int>
       prescribed;     ///< coordinates held at their value in q0 (joint-coordinate control)
@@ -25,8 +26,11 @@ struct StaticsOptions {
 
 struct StaticsResult {
   bool converged = false;
-  Eigen::VectorXd q;          ///< equilibrium (or the last iterate)
-  Eigen::VectorXd reactions;  ///< generalised forces holding the prescribed coordinates
+  Eigen::VectorXd q;              ///< equilibrium (or the last iterate)
+  Eigen::VectorXd reactions;      ///< generalised forces holding the prescribed coordinates
+                                  ///< (options.prescribed, then the model's position inputs)
+  Eigen::VectorXd lambda;         ///< closed-chain constraint forces (model.n_constraints)
+  double constraint_error = 0.0;  ///< |e(q)| at the solution (closed chains)
   double residual_norm = 0.0;
   int iterations = 0;  ///< Newton iterations over all load steps
   int load_steps = 0;
@@ -41,6 +45,15 @@ struct StaticsResult {
 void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                     double t, const Eigen::Ref<const Eigen::VectorXd>& tau_extra,
                     double load_factor, Eigen::Ref<Eigen::VectorXd> R);
+
+/// \brief Statics with closed chains and the model's prescribed coordinates (theory-gvs.md (52a)
+///        with qdot = qdd = 0, 3.4): unknowns (q_free, lambda),
+///        R = [ (lambda_load (B u - ID(q, 0, 0)) - K q + A^T lambda)_free ; e(q) ].
+///        Position inputs hold their coordinate at f(options.time). Called by solveStatics() for
+///        such models; converged when |R_free| meets the residual tolerance and |e| <= 1e-10.
+StaticsResult solveConstrainedStatics(const Model& model, Data& data,
+                                      const Eigen::Ref<const Eigen::VectorXd>& q0,
+                                      const StaticsOptions& options);
 
 /// \brief Solves for the static equilibrium nearest q0 under the model's loads and inputs.
 /// \param[in] q0 initial guess; prescribed coordinates keep their value (dim model.nq)

@@ -447,9 +447,124 @@ JointInputDesc readJointInput(const Json& json, const std::string& pointer) {
   JointInputDesc input;
   input.link = in.string("link");
   input.dof = in.integer("dof", 0);
+  static const std::map<JointInputDesc::Mode, std::string> modes = {
+      {JointInputDesc::Mode::Force, "force"}, {JointInputDesc::Mode::Position, "position"}};
+  input.mode = in.enumeration("mode", modes, std::optional(JointInputDesc::Mode::Force));
   input.value = readTimeFunction(in.required("value"), in.at("value"));
   in.rejectUnknownKeys();
   return input;
+}
+
+ClosedChainFrameDesc readClosedChainFrame(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ClosedChainFrameDesc frame;
+  frame.link = in.string("link");
+  frame.abscissa = in.number("abscissa", 0.0);
+  if (const Json* placement = in.optional("placement"))
+    frame.placement = readPlacement(*placement, in.at("placement"));
+  in.rejectUnknownKeys();
+  return frame;
+}
+
+ClosedChainDesc readClosedChain(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ClosedChainDesc chain;
+  chain.name = in.string("name");
+  chain.joint = readJoint(in.required("joint"), in.at("joint"));
+  if (const Json* planar = in.optional("planar")) {
+    if (!planar->is_boolean()) ObjectReader::fail(in.at("planar"), "expected true or false");
+    chain.planar = planar->get<bool>();
+  }
+  chain.a = readClosedChainFrame(in.required("a"), in.at("a"));
+  chain.b = readClosedChainFrame(in.required("b"), in.at("b"));
+  in.rejectUnknownKeys();
+  return chain;
+}
+
+ContactPlaneDesc readContactPlane(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ContactPlaneDesc plane;
+  plane.point = in.numbers<3>("point", plane.point);
+  plane.normal = in.numbers<3>("normal", plane.normal);
+  in.rejectUnknownKeys();
+  return plane;
+}
+
+ContactSphereDesc readContactSphere(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ContactSphereDesc sphere;
+  sphere.centre = in.numbers<3>("centre", sphere.centre);
+  sphere.radius = in.number("radius");
+  in.rejectUnknownKeys();
+  return sphere;
+}
+
+ContactCylinderDesc readContactCylinder(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ContactCylinderDesc cylinder;
+  cylinder.point = in.numbers<3>("point", cylinder.point);
+  cylinder.axis = in.numbers<3>("axis", cylinder.axis);
+  cylinder.radius = in.number("radius");
+  in.rejectUnknownKeys();
+  return cylinder;
+}
+
+template <class T>
+std::vector<T> readArray(ObjectReader& in, const std::string& key,
+                         T (*read)(const Json&, const std::string&));
+
+ContactDesc readContact(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ContactDesc contact;
+  contact.stiffness = in.number("stiffness");
+  contact.exponent = in.number("exponent", contact.exponent);
+  contact.smoothing = in.number("smoothing", contact.smoothing);
+  contact.damping = in.number("damping", contact.damping);
+  contact.friction = in.number("friction", contact.friction);
+  contact.slip_velocity = in.number("slip_velocity", contact.slip_velocity);
+  if (const Json* rigid = in.optional("rigid_bodies")) {
+    if (!rigid->is_boolean()) ObjectReader::fail(in.at("rigid_bodies"), "expected true or false");
+    contact.rigid_bodies = rigid->get<bool>();
+  }
+  contact.planes = readArray(in, "planes", readContactPlane);
+  contact.spheres = readArray(in, "spheres", readContactSphere);
+  contact.cylinders = readArray(in, "cylinders", readContactCylinder);
+  in.rejectUnknownKeys();
+  return contact;
+}
+
+FluidBodyDesc readFluidBody(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  FluidBodyDesc body;
+  body.link = in.string("link");
+  if (in.has("volume")) body.volume = in.number("volume");
+  body.drag = in.numbers<6>("drag", body.drag);
+  body.added_mass = in.numbers<6>("added_mass", body.added_mass);
+  in.rejectUnknownKeys();
+  return body;
+}
+
+FluidDesc readFluid(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  FluidDesc fluid;
+  fluid.density = in.number("density");
+  fluid.drag_normal = in.number("drag_normal", fluid.drag_normal);
+  fluid.drag_tangential = in.number("drag_tangential", fluid.drag_tangential);
+  fluid.added_mass_coefficient = in.number("added_mass_coefficient", fluid.added_mass_coefficient);
+  fluid.bodies = readArray(in, "bodies", readFluidBody);
+  in.rejectUnknownKeys();
+  return fluid;
+}
+
+EnvironmentDesc readEnvironment(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  EnvironmentDesc environment;
+  if (const Json* contact = in.optional("contact"))
+    environment.contact = readContact(*contact, in.at("contact"));
+  if (const Json* fluid = in.optional("fluid"))
+    environment.fluid = readFluid(*fluid, in.at("fluid"));
+  in.rejectUnknownKeys();
+  return environment;
 }
 
 template <class T>
@@ -483,6 +598,11 @@ RobotDescription readRobot(const Json& json) {
   robot.joint_inputs = readArray(in, "joint_inputs", readJointInput);
   robot.cables = readArray(in, "cables", readCable);
   robot.point_loads = readArray(in, "point_loads", readPointLoad);
+  if (const Json* environment = in.optional("environment"))
+    robot.environment = readEnvironment(*environment, "/environment");
+  robot.closed_chains = readArray(in, "closed_chains", readClosedChain);
+  robot.constraint_time_constant =
+      in.positive("constraint_time_constant", robot.constraint_time_constant);
   in.rejectUnknownKeys();
   if (const auto problem = findTopologyProblem(robot))
     throw ParseError(problem->pointer, problem->reason);
@@ -589,7 +709,64 @@ Json writePointLoad(const PointLoadDesc& load) {
 }
 
 Json writeJointInput(const JointInputDesc& input) {
-  return Json{{"link", input.link}, {"dof", input.dof}, {"value", writeTimeFunction(input.value)}};
+  Json out{{"link", input.link}, {"dof", input.dof}};
+  if (input.mode == JointInputDesc::Mode::Position) out["mode"] = "position";
+  out["value"] = writeTimeFunction(input.value);
+  return out;
+}
+
+Json writeClosedChainFrame(const ClosedChainFrameDesc& frame) {
+  return Json{{"link", frame.link},
+              {"abscissa", frame.abscissa},
+              {"placement", writePlacement(frame.placement)}};
+}
+
+Json writeClosedChain(const ClosedChainDesc& chain) {
+  Json joint{{"type", kJointNames.at(chain.joint.type)}, {"axis", chain.joint.axis}};
+  return Json{{"name", chain.name},
+              {"joint", joint},
+              {"planar", chain.planar},
+              {"a", writeClosedChainFrame(chain.a)},
+              {"b", writeClosedChainFrame(chain.b)}};
+}
+
+Json writeEnvironment(const EnvironmentDesc& environment) {
+  Json out = Json::object();
+  if (const auto& c = environment.contact) {
+    Json planes = Json::array(), spheres = Json::array(), cylinders = Json::array();
+    for (const ContactPlaneDesc& p : c->planes)
+      planes.push_back(Json{{"point", p.point}, {"normal", p.normal}});
+    for (const ContactSphereDesc& p : c->spheres)
+      spheres.push_back(Json{{"centre", p.centre}, {"radius", p.radius}});
+    for (const ContactCylinderDesc& p : c->cylinders)
+      cylinders.push_back(Json{{"point", p.point}, {"axis", p.axis}, {"radius", p.radius}});
+    out["contact"] = Json{{"stiffness", c->stiffness},
+                          {"exponent", c->exponent},
+                          {"smoothing", c->smoothing},
+                          {"damping", c->damping},
+                          {"friction", c->friction},
+                          {"slip_velocity", c->slip_velocity},
+                          {"rigid_bodies", c->rigid_bodies},
+                          {"planes", planes},
+                          {"spheres", spheres},
+                          {"cylinders", cylinders}};
+  }
+  if (const auto& f = environment.fluid) {
+    Json bodies = Json::array();
+    for (const FluidBodyDesc& b : f->bodies) {
+      Json body{{"link", b.link}};
+      if (b.volume) body["volume"] = *b.volume;
+      body["drag"] = b.drag;
+      body["added_mass"] = b.added_mass;
+      bodies.push_back(body);
+    }
+    out["fluid"] = Json{{"density", f->density},
+                        {"drag_normal", f->drag_normal},
+                        {"drag_tangential", f->drag_tangential},
+                        {"added_mass_coefficient", f->added_mass_coefficient},
+                        {"bodies", bodies}};
+  }
+  return out;
 }
 
 template <class T>
@@ -624,6 +801,13 @@ std::string serializeRobot(const RobotDescription& robot) {
   writeArray(out, "joint_inputs", robot.joint_inputs, writeJointInput);
   writeArray(out, "cables", robot.cables, writeCable);
   writeArray(out, "point_loads", robot.point_loads, writePointLoad);
+  if (robot.environment != EnvironmentDesc{})
+    out["environment"] = writeEnvironment(robot.environment);
+  writeArray(out, "closed_chains", robot.closed_chains, writeClosedChain);
+  if (!robot.closed_chains.empty() ||
+      robot.constraint_time_constant != RobotDescription{}.constraint_time_constant) {
+    out["constraint_time_constant"] = robot.constraint_time_constant;
+  }
   return out.dump(2) + "\n";
 }
 

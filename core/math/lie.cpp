@@ -60,7 +60,7 @@ constexpr double seriesCoefficient(Fn fn, int j) {
 }
 
 // which derivative a table holds: f(t), f'(t)/t or f''(t), all as series in x
-enum class Deriv { Value, FirstOverT, Second };
+enum class Deriv { Value, FirstOverT, Second, SecondOverT2 };
 
 constexpr SeriesTable makeTable(Fn fn, Deriv deriv) {
   SeriesTable table{};
@@ -75,6 +75,9 @@ constexpr SeriesTable makeTable(Fn fn, Deriv deriv) {
         break;
       case Deriv::Second:
         table[j] = 2.0 * (j + 1) * (2.0 * j + 1.0) * seriesCoefficient(fn, j + 1);
+        break;
+      case Deriv::SecondOverT2:  // (1/t) d/dt (f'/t) = sum 4(j+1)(j+2) a_{j+2} x^j
+        table[j] = 4.0 * (j + 1) * (j + 2.0) * seriesCoefficient(fn, j + 2);
         break;
     }
   }
@@ -99,6 +102,7 @@ constexpr std::array<Fn, 4> kTangentFns = {Fn::F1, Fn::F2, Fn::F3, Fn::F4};
 constexpr LaneTable kF = makeLanes(kTangentFns, Deriv::Value);
 constexpr LaneTable kDfOverT = makeLanes(kTangentFns, Deriv::FirstOverT);
 constexpr LaneTable kDdf = makeLanes(kTangentFns, Deriv::Second);
+constexpr LaneTable kDDfOverT2 = makeLanes(kTangentFns, Deriv::SecondOverT2);
 // exp and log: sin t/t, (1 - cos t)/t^2, (t - sin t)/t^3 and f3
 constexpr LaneTable kExpLog =
     makeLanes({Fn::SinOverT, Fn::OneMinusCosOverT2, Fn::TMinusSinOverT3, Fn::F3}, Deriv::Value);
@@ -151,6 +155,7 @@ TangentCoefficients evalTangentCoefficients(double theta, Need need) {
     }
     if (need == Need::All) {
       evalLanes(kDdf, x, k.ddf);
+      evalLanes(kDDfOverT2, x, k.d_df_over_theta);
     }
     return k;
   }
@@ -189,6 +194,7 @@ TangentCoefficients evalTangentCoefficients(double theta, Need need) {
   k.ddf[1] = (24.0 * t - (60.0 - 9.0 * t2) * s + (36.0 * t - t3) * c) / (2.0 * t5);
   k.ddf[2] = (40.0 - (40.0 - 8.0 * t2) * c - (28.0 * t - t3) * s) / (2.0 * t6);
   k.ddf[3] = (40.0 * t - (90.0 - 11.0 * t2) * s + (50.0 * t - t3) * c) / (2.0 * t7);
+  for (int r = 0; r < 4; ++r) k.d_df_over_theta[r] = (k.ddf[r] - k.df_over_theta[r]) / t2;
   return k;
 }
 

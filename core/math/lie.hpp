@@ -168,9 +168,10 @@ inline constexpr double kTangentSeriesThreshold = 2.0;
 /// f'_r is stored divided by t because every formula that uses it multiplies by t' = (w . w')/t
 /// (theory-gvs.md C17, C19, C24, C29); f'_r/t stays finite at t = 0.
 struct TangentCoefficients {
-  double f[4];              ///< f_1..f_4 (index r-1)
-  double df_over_theta[4];  ///< f_r'(t)/t
-  double ddf[4];            ///< f_r''(t)
+  double f[4];                ///< f_1..f_4 (index r-1)
+  double df_over_theta[4];    ///< f_r'(t)/t
+  double ddf[4];              ///< f_r''(t)
+  double d_df_over_theta[4];  ///< (1/t) d/dt (f_r'/t) = (f_r'' - f_r'/t)/t^2 (second derivatives)
 };
 
 /// \brief Evaluates f_r, f_r'/t and f_r'' at angle t.

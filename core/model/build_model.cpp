@@ -1,8 +1,11 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
+#include <Eigen/QR>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numbers>
 
 #include "core/io/json_io.hpp"
 #include "core/math/quadrature.hpp"
@@ -80,6 +83,7 @@ class ModelBuilder {
     assembleStiffnessAndDamping();
     checkEveryModeIsStiff();
     compileInputsAndLoads();
+    compileEnvironment();
     return std::move(model_);
   }
 
@@ -183,6 +187,7 @@ class ModelBuilder {
       const SectionProperties section = sectionProperties(division.section, X1 / L);
       joint.radius = section.radius;
       evalStrainBasis(division.basis, X1 / L, Phi);
+      rod_points_.push_back({n(), w, section.area, section.radius});
       if (w > 0.0) {
         joint.has_inertia = true;
         joint.M = w * division.material.density * section.inertiaDiagonal().asDiagonal();
@@ -192,6 +197,7 @@ class ModelBuilder {
       }
       previous = push(std::move(joint));
       attachLoadsAt(link, X_start + X1, previous);
+      attachClosedChainsAt(link, X_start + X1, previous);
     }
     return previous;
   }
@@ -213,6 +219,20 @@ class ModelBuilder {
       };
       if (std::none_of(points.begin(), points.end(), same)) points.push_back({X, 0.0});
     }
+    // so does a closed-chain joint frame
+    for (const ClosedChainDesc& chain : robot_.closed_chains) {
+      for (const ClosedChainFrameDesc* frame : {&chain.a, &chain.b}) {
+        if (frame->link != robot_.links[link].name) continue;
+        const double X =
+            (frame->abscissa < 0.0 ? softLinkLength(robot_.links[link]) : frame->abscissa) -
+            X_start;
+        if (X <= 0.0 || X > L) continue;
+        const auto same = [&](const Point& p) {
+          return std::abs(p.X - X) <= 1e-12 * std::max(1.0, L);
+        };
+        if (std::none_of(points.begin(), points.end(), same)) points.push_back({X, 0.0});
+      }
+    }
     std::sort(points.begin(), points.end(),
               [](const Point& a, const Point& b) { return a.X < b.X; });
     return points;
@@ -228,6 +248,81 @@ class ModelBuilder {
       if (load.link != robot_.links[link].name) continue;
       if (std::abs(loadAbscissa(load, link) - X) <= 1e-12 * std::max(1.0, X))
         load_joint_[i] = joint;
+    }
+  }
+
+  // the virtual joint of a closed-chain frame on a soft link, keyed by (chain, side)
+  void attachClosedChainsAt(int link, double X, int joint) {
+    for (std::size_t i = 0; i < robot_.closed_chains.size(); ++i) {
+      const ClosedChainDesc& chain = robot_.closed_chains[i];
+      for (int side = 0; side < 2; ++side) {
+        const ClosedChainFrameDesc& frame = side == 0 ? chain.a : chain.b;
+        if (frame.link != robot_.links[link].name) continue;
+        const double at =
+            frame.abscissa < 0.0 ? softLinkLength(robot_.links[link]) : frame.abscissa;
+        if (std::abs(at - X) <= 1e-12 * std::max(1.0, X)) chain_joint_[{i, side}] = joint;
+      }
+    }
+  }
+
+  void compileClosedChains() {
+    model_.constraint_time_constant = robot_.constraint_time_constant;
+    model_.n_constraints = 0;
+    for (std::size_t i = 0; i < robot_.closed_chains.size(); ++i) {
+      const ClosedChainDesc& chain = robot_.closed_chains[i];
+      const std::string at = "/closed_chains/" + std::to_string(i);
+      CompiledClosedChain compiled;
+      compiled.name = chain.name;
+      for (int side = 0; side < 2; ++side) {
+        const ClosedChainFrameDesc& frame = side == 0 ? chain.a : chain.b;
+        int joint = -1;
+        if (frame.link != "world") {
+          const int link = linkIndex(frame.link);
+          const bool at_link_frame =
+              robot_.links[link].kind == BodyKind::Rigid || frame.abscissa == 0.0;
+          joint = at_link_frame ? model_.links[link].joint : chain_joint_.at({i, side});
+        }
+        (side == 0 ? compiled.joint_a : compiled.joint_b) = joint;
+        (side == 0 ? compiled.g_a : compiled.g_b) = toSE3(frame.placement);
+      }
+      // constrained directions: the orthogonal complement of the free motions, within the plane
+      // (rotation z, translations x, y) for a planar loop
+      const Matrix6Xd free = jointBasis(chain.joint);
+      Eigen::MatrixXd candidates = Eigen::MatrixXd::Identity(6, 6);
+      if (chain.planar) {
+        candidates = Eigen::MatrixXd::Zero(6, 3);
+        candidates(2, 0) = candidates(3, 1) = candidates(4, 2) = 1.0;
+        for (Eigen::Index c = 0; c < free.cols(); ++c) {
+          const double in_plane = (candidates.transpose() * free.col(c)).norm();
+          if (in_plane > 1e-9 && std::abs(in_plane - free.col(c).norm()) > 1e-9) {
+            throw ParseError(at + "/planar",
+                             "a free motion of the joint is neither in the plane (rotation about "
+                             "z, translation along x, y) nor normal to it: align the axis");
+          }
+        }
+      }
+      Eigen::MatrixXd complement = candidates;
+      if (free.cols() > 0) {
+        const Eigen::HouseholderQR<Eigen::MatrixXd> qr(free);
+        const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(6, free.cols());
+        complement -= Q * (Q.transpose() * candidates);
+      }
+      const Eigen::JacobiSVD<Eigen::MatrixXd> svd(complement, Eigen::ComputeThinU);
+      int rank = 0;
+      while (rank < svd.singularValues().size() && svd.singularValues()(rank) > 1e-9) ++rank;
+      // prefer the unit directions when the joint is aligned with the frame (readable rows)
+      compiled.Phi_perp = svd.matrixU().leftCols(rank);
+      for (int c = 0; c < rank; ++c) {
+        Eigen::Index largest = 0;
+        compiled.Phi_perp.col(c).cwiseAbs().maxCoeff(&largest);
+        if (compiled.Phi_perp(largest, c) < 0.0) compiled.Phi_perp.col(c) *= -1.0;
+        compiled.Phi_perp.col(c) = compiled.Phi_perp.col(c).unaryExpr(
+            [](double x) { return std::abs(x) < 1e-15 ? 0.0 : x; });
+      }
+      if (rank == 0) throw ParseError(at + "/joint/type", "the joint constrains nothing");
+      compiled.row = model_.n_constraints;
+      model_.n_constraints += rank;
+      model_.closed_chains.push_back(std::move(compiled));
     }
   }
 
@@ -263,8 +358,14 @@ class ModelBuilder {
   void compileInputsAndLoads() {
     for (const JointInputDesc& input : robot_.joint_inputs) {
       const LinkInfo& info = model_.links[linkIndex(input.link)];
-      model_.joint_inputs.push_back({model_.joints[info.joint].idx_q + input.dof, input.value});
+      const int coordinate = model_.joints[info.joint].idx_q + input.dof;
+      if (input.mode == JointInputDesc::Mode::Position) {
+        model_.prescribed.push_back({coordinate, input.value});
+      } else {
+        model_.joint_inputs.push_back({coordinate, input.value});
+      }
     }
+    compileClosedChains();
     for (std::size_t i = 0; i < robot_.point_loads.size(); ++i) {
       const PointLoadDesc& load = robot_.point_loads[i];
       const int link = linkIndex(load.link);
@@ -278,6 +379,134 @@ class ModelBuilder {
       compiled.scale = load.scale;
       model_.point_loads.push_back(std::move(compiled));
     }
+  }
+
+  // contact spheres, buoyancy, drag and added mass at the frames (theory-gvs.md 6.2, 6.3)
+  void compileEnvironment() {
+    const EnvironmentDesc& environment = robot_.environment;
+    CompiledEnvironment& out = model_.environment;
+    const auto unit = [](const Vec3& a) { return Eigen::Vector3d(a.data()).normalized(); };
+    if (const auto& contact = environment.contact) {
+      out.stiffness = contact->stiffness;
+      out.exponent = contact->exponent;
+      out.smoothing = contact->smoothing;
+      out.damping = contact->damping;
+      out.friction = contact->friction;
+      out.slip_velocity = contact->slip_velocity;
+      for (const ContactPlaneDesc& plane : contact->planes) {
+        out.plane_points.emplace_back(plane.point.data());
+        out.plane_normals.push_back(unit(plane.normal));
+      }
+      for (const ContactSphereDesc& sphere : contact->spheres) {
+        out.sphere_centres.emplace_back(sphere.centre.data());
+        out.sphere_radii.push_back(sphere.radius);
+      }
+      for (const ContactCylinderDesc& cylinder : contact->cylinders) {
+        out.cylinder_points.emplace_back(cylinder.point.data());
+        out.cylinder_axes.push_back(unit(cylinder.axis));
+        out.cylinder_radii.push_back(cylinder.radius);
+      }
+      const bool obstacles =
+          !contact->planes.empty() || !contact->spheres.empty() || !contact->cylinders.empty();
+      if (obstacles && contact->stiffness > 0.0) {
+        out.has_contact = true;
+        // a rod's computational points, from its base; a rigid body's bounding sphere
+        for (std::size_t i = 0; i < robot_.links.size(); ++i) {
+          const LinkInfo& info = model_.links[i];
+          if (robot_.links[i].kind == BodyKind::Soft) {
+            out.contact_spheres.push_back({info.joint, Eigen::Vector3d::Zero(), info.base_radius});
+          } else if (contact->rigid_bodies) {
+            const RigidBodyDesc& body = robot_.links[i].rigid;
+            out.contact_spheres.push_back(
+                {info.joint, Eigen::Vector3d(body.com.data()), boundingRadius(body.shape)});
+          }
+        }
+        for (const RodPoint& point : rod_points_)
+          out.contact_spheres.push_back({point.joint, Eigen::Vector3d::Zero(), point.radius});
+      }
+    }
+    if (const auto& fluid = environment.fluid) {
+      out.has_fluid = true;
+      const double rho = fluid->density;
+      for (const RodPoint& point : rod_points_) {
+        if (!(point.weight > 0.0)) continue;
+        VirtualJoint& joint = model_.joints[point.joint];
+        // transverse added mass rho C_a A per unit length (Morison)
+        const double m_a = point.weight * rho * fluid->added_mass_coefficient * point.area;
+        if (m_a > 0.0) {
+          joint.has_added_mass = true;
+          joint.added_mass.diagonal() << 0, 0, 0, 0, m_a, m_a;
+        }
+        // quadratic drag 1/2 rho C d |v| v on the projected width d = 2 r (normal) and the
+        // wetted perimeter pi d (tangential)
+        CompiledEnvironment::FluidFrame frame;
+        frame.joint = point.joint;
+        frame.displaced_mass = rho * point.area * point.weight;
+        const double diameter = 2.0 * point.radius, q = 0.5 * rho * point.weight;
+        frame.drag.diagonal() << 0, 0, 0, q * fluid->drag_tangential * std::numbers::pi * diameter,
+            q * fluid->drag_normal * diameter, q * fluid->drag_normal * diameter;
+        frame.has_drag = !frame.drag.isZero(0.0);
+        out.fluid_frames.push_back(frame);
+      }
+      for (std::size_t i = 0; i < robot_.links.size(); ++i) {
+        if (robot_.links[i].kind != BodyKind::Rigid) continue;
+        const RigidBodyDesc& body = robot_.links[i].rigid;
+        const auto listed =
+            std::find_if(fluid->bodies.begin(), fluid->bodies.end(),
+                         [&](const FluidBodyDesc& b) { return b.link == robot_.links[i].name; });
+        const FluidBodyDesc entry = listed == fluid->bodies.end() ? FluidBodyDesc{} : *listed;
+        CompiledEnvironment::FluidFrame frame;
+        frame.joint = model_.links[i].joint;
+        frame.offset = Eigen::Vector3d(body.com.data());
+        frame.displaced_mass = rho * entry.volume.value_or(shapeVolume(body.shape));
+        frame.drag.diagonal() = Eigen::Map<const Vector6d>(entry.drag.data());
+        frame.has_drag = !frame.drag.isZero(0.0);
+        out.fluid_frames.push_back(frame);
+        const Vector6d added = Eigen::Map<const Vector6d>(entry.added_mass.data());
+        if (!added.isZero(0.0)) {
+          // given at the centre of mass: Ad*_gc M_A Ad_gc^-1 about the link frame origin
+          SE3 g_c;
+          g_c.p = frame.offset;
+          VirtualJoint& joint = model_.joints[frame.joint];
+          joint.has_added_mass = true;
+          joint.added_mass = coAd(g_c) * added.asDiagonal() * coAd(g_c).transpose();
+        }
+      }
+    }
+    // sorted by joint: the load pass walks the joints once
+    std::stable_sort(out.contact_spheres.begin(), out.contact_spheres.end(),
+                     [](const auto& a, const auto& b) { return a.joint < b.joint; });
+    std::stable_sort(out.fluid_frames.begin(), out.fluid_frames.end(),
+                     [](const auto& a, const auto& b) { return a.joint < b.joint; });
+    for (const VirtualJoint& joint : model_.joints)
+      model_.has_added_mass = model_.has_added_mass || joint.has_added_mass;
+  }
+
+  // radius of the sphere around the shape (centred at the centre of mass)
+  static double boundingRadius(const ShapeDesc& shape) {
+    const Vec3& s = shape.size;
+    switch (shape.type) {
+      case ShapeType::Box:
+        return 0.5 * std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+      case ShapeType::Cylinder:
+        return std::sqrt(s[0] * s[0] + 0.25 * s[1] * s[1]);
+      case ShapeType::Sphere:
+        return s[0];
+    }
+    return 0.0;
+  }
+
+  static double shapeVolume(const ShapeDesc& shape) {
+    const Vec3& s = shape.size;
+    switch (shape.type) {
+      case ShapeType::Box:
+        return s[0] * s[1] * s[2];
+      case ShapeType::Cylinder:
+        return std::numbers::pi * s[0] * s[0] * s[1];
+      case ShapeType::Sphere:
+        return 4.0 / 3.0 * std::numbers::pi * s[0] * s[0] * s[0];
+    }
+    return 0.0;
   }
 
   int linkIndex(const std::string& name) const {
@@ -350,7 +579,15 @@ class ModelBuilder {
   Model model_;
   std::vector<int> parent_;
   std::vector<StiffnessTerm> stiffness_terms_;
+  struct RodPoint {
+    int joint;      // the interval joint whose child frame is the point
+    double weight;  // quadrature weight [m] (0 at the ends and load points)
+    double area;    // section area [m^2]
+    double radius;  // section radius [m]
+  };
+  std::vector<RodPoint> rod_points_;
   std::map<std::size_t, int> load_joint_;  ///< point load index -> virtual joint, for soft links
+  std::map<std::pair<std::size_t, int>, int> chain_joint_;  ///< (closed chain, side) -> joint
 };
 
 }  // namespace

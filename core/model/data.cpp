@@ -17,6 +17,7 @@ Data::Data(const Model& model) {
   eta_dot.assign(n, Vector6d::Zero());
   F.assign(n, Vector6d::Zero());
   I_composite.assign(n, SpatialInertia{});
+  if (model.has_added_mass) A_composite.assign(n, Matrix6d::Zero());
   int max_nq = 0;
   for (const VirtualJoint& joint : model.joints) {
     // single-screw joints keep S = Z = Phi: kinematics never rewrites them
@@ -41,6 +42,22 @@ Data::Data(const Model& model) {
   dqdd_dv = Eigen::MatrixXd::Zero(model.nv, model.nv);
   dtau_applied_dq = Eigen::MatrixXd::Zero(model.nv, model.nq);
   load_sensitivities.reserve(model.point_loads.size() + n);
+  ancestor_cols.assign(n, 0);
+  subtree_cols.assign(n, 0);
+  for (std::size_t j = 0; j < n; ++j) {  // parents first
+    const VirtualJoint& joint = model.joints[j];
+    const int parent_cols = joint.parent < 0 ? 0 : ancestor_cols[joint.parent];
+    ancestor_cols[j] = std::max(parent_cols, joint.idx_q + joint.nq);
+  }
+  subtree_cols = ancestor_cols;
+  for (std::size_t j = n; j-- > 0;) {
+    const int parent = model.joints[j].parent;
+    if (parent >= 0) subtree_cols[parent] = std::max(subtree_cols[parent], subtree_cols[j]);
+  }
+  tangent.resize(n);
+  for (Matrix6Xd* m : {&dSv_dq, &dacc_dq, &Z_rate_v, &Z_rate_a}) *m = Matrix6Xd::Zero(6, max_nq);
+  for (Matrix6Xd& m : work_6v) m = Matrix6Xd::Zero(6, model.nv);
+  scratch_3n = Eigen::MatrixXd::Zero(6, max_nq);
 }
 
 }  // namespace tendril

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "core/math/dexp_derivatives.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {
@@ -55,6 +56,8 @@ struct Data {
   std::vector<SpatialInertia> I_composite;  ///< composite inertia of the subtree at child frame j
   Eigen::MatrixXd M;                        ///< generalised mass matrix (nv x nv), symmetric
   std::vector<Matrix6Xd> M_carry;           ///< force blocks carried along j's division (6 x nq_j)
+  std::vector<Matrix6d>
+      A_composite;  ///< composite added mass of j's subtree (model.has_added_mass)
 
   //-------------------- forward dynamics
   // computed by forwardDynamics(model, data, q, v, tau_applied)
@@ -74,11 +77,21 @@ struct Data {
   Eigen::MatrixXd dtau_dq;             ///< d ID / dq (nv x nq)
   Eigen::MatrixXd dtau_dv;             ///< d ID / dv (nv x nv)
   std::vector<WrenchSensitivity> load_sensitivities;  ///< state-dependent external wrenches
+  // the forward-pass matrices of frame j only touch the coordinates of j and its ancestors,
+  // [0, ancestor_cols[j]); the backward ones those of j's subtree too, [0, subtree_cols[j])
+  std::vector<int> ancestor_cols, subtree_cols;
+  std::vector<TangentExpansion> tangent;  ///< T(Omega_j) expanded (joints with varying S)
+  Matrix6Xd dSv_dq;                       ///< d(S v_j)/dq_j of the current joint (6 x max nq_j)
+  Matrix6Xd dacc_dq;                      ///< d(S a_j + S-dot v_j)/dq_j of the current joint
+  Matrix6Xd Z_rate_v;          ///< d(Z v_j)/dq_j = Z-dot of the current joint (4th-order Magnus)
+  Matrix6Xd Z_rate_a;          ///< d(Z a_j)/dq_j
+  Matrix6Xd work_6v[2];        ///< 6 x nv
+  Eigen::MatrixXd scratch_3n;  ///< 6 x max nq_j: two 3 x nq_j blocks
 
   //-------------------- derivatives of the forward dynamics
   // computed by forwardDynamicsDerivatives(model, data, q, v, t)
-  Eigen::MatrixXd dqdd_dq;  ///< d FD / dq (nv x nq)
-  Eigen::MatrixXd dqdd_dv;  ///< d FD / dv (nv x nv)
+  Eigen::MatrixXd dqdd_dq;          ///< d FD / dq (nv x nq)
+  Eigen::MatrixXd dqdd_dv;          ///< d FD / dv (nv x nv)
   Eigen::MatrixXd dtau_applied_dq;  ///< d(B u - K q)/dq (nv x nq)
 
   //-------------------- scratch (sized once)

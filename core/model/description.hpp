@@ -141,6 +141,10 @@ struct TimeFunction {
   std::vector<std::array<double, 2>>
       table;  ///< (t, value) pairs, t increasing; held constant outside
   double operator()(double t) const;
+  /// \brief d^order f / dt^order for order 0, 1, 2. Ramp and table are piecewise linear: their
+  ///        first derivative is the slope of the piece holding t (the later piece at a node),
+  ///        their second derivative is 0 (the velocity jumps at the kinks).
+  double derivative(double t, int order) const;
   static TimeFunction constant(double value) {
     TimeFunction f;
     f.value = value;
@@ -154,8 +158,13 @@ struct TimeFunction {
 ///        planar, spherical and free joints, whose coordinates are exponential coordinates, the
 ///        force conjugate to that coordinate (not a torque about a fixed axis).
 struct JointInputDesc {
+  /// Force: `value` is the generalised force. Position: the coordinate is prescribed, q_k =
+  /// value(t) [rad or m] (joint-coordinate control, theory-gvs.md 3.4); the effort holding it is an
+  /// output.
+  enum class Mode { Force, Position };
   std::string link;  ///< the link whose joint is driven
   int dof = 0;       ///< which of the joint's coordinates
+  Mode mode = Mode::Force;
   TimeFunction value;
   bool operator==(const JointInputDesc&) const = default;
 };
@@ -195,6 +204,97 @@ struct PointLoadDesc {
   bool operator==(const PointLoadDesc&) const = default;
 };
 
+/// \brief One side of a closed-chain joint: a frame fixed to a link (for a soft link, to its
+///        cross-section at abscissa X) or to the world.
+struct ClosedChainFrameDesc {
+  std::string link = "world";  ///< a link name, or "world" (side B only)
+  double abscissa = 0.0;       ///< soft links: X from the base [m]; -1 = the tip; rigid: 0
+  Placement placement;  ///< the joint frame in the link frame (rigid), the section frame (soft) or
+                        ///< the world
+  bool operator==(const ClosedChainFrameDesc&) const = default;
+};
+
+/// \brief A joint closing a kinematic loop (theory-gvs.md 3.5): frame A on one link, frame B on
+///        another link or the world; the two frames coincide when the loop is assembled. The joint
+///        leaves free the motions of a tree joint of the same type (axis as for JointDesc, in the
+///        common frame) and constrains the complement, Phi_perp (6 x m).
+struct ClosedChainDesc {
+  std::string name;
+  JointDesc joint;  ///< fixed, revolute, prismatic, universal, planar or spherical
+  /// keep only the in-plane constrained directions (rotation about z, translation along x and y
+  /// of the joint frame): for loops that move in that plane only (planar rods, parallel axes),
+  /// whose out-of-plane constraints would be redundant
+  bool planar = false;
+  ClosedChainFrameDesc a, b;
+  bool operator==(const ClosedChainDesc&) const = default;
+};
+
+/// \brief A contact half-space: the robot stays on the side the normal points to.
+struct ContactPlaneDesc {
+  Vec3 point{0.0, 0.0, 0.0};   ///< a point of the plane [m]
+  Vec3 normal{0.0, 0.0, 1.0};  ///< unit normal toward the free side (normalised on reading)
+  bool operator==(const ContactPlaneDesc&) const = default;
+};
+
+/// \brief A solid contact sphere: the robot stays outside.
+struct ContactSphereDesc {
+  Vec3 centre{0.0, 0.0, 0.0};  ///< [m]
+  double radius = 0.1;         ///< [m]
+  bool operator==(const ContactSphereDesc&) const = default;
+};
+
+/// \brief A hollow contact cylinder of infinite length: the robot stays inside (theory-gvs.md 6.2).
+struct ContactCylinderDesc {
+  Vec3 point{0.0, 0.0, 0.0};  ///< a point of the axis [m]
+  Vec3 axis{0.0, 0.0, 1.0};   ///< axis direction (normalised on reading)
+  double radius = 0.15;       ///< inner radius [m]
+  bool operator==(const ContactCylinderDesc&) const = default;
+};
+
+/// \brief Penalty contact of every computational point (a sphere of the local rod radius; for a
+///        rigid body the bounding sphere of its shape, at its centre of mass) with fixed obstacles.
+///        Normal force k delta^p (1 + c delta-dot), delta the penetration depth.
+struct ContactDesc {
+  double stiffness = 1e5;       ///< k_c [N/m^p]
+  double exponent = 1.5;        ///< p >= 1 (1: linear spring, 1.5: Hertz)
+  double smoothing = 0.0;       ///< width [m] of the C1 blend of the force at delta = 0; 0 = off
+  double damping = 0.0;         ///< Hunt-Crossley c [s/m]: force k delta^p (1 + c delta-dot)
+  double friction = 0.0;        ///< Coulomb coefficient mu (0 = frictionless)
+  double slip_velocity = 1e-3;  ///< regularisation speed of the friction law [m/s]
+  bool rigid_bodies = true;     ///< whether rigid bodies take part (rod points always do)
+  std::vector<ContactPlaneDesc> planes;
+  std::vector<ContactSphereDesc> spheres;
+  std::vector<ContactCylinderDesc> cylinders;
+  bool operator==(const ContactDesc&) const = default;
+};
+
+/// \brief Hydrodynamic properties of one rigid link (theory-gvs.md 6.3), about its centre of mass
+///        with the link's axes.
+struct FluidBodyDesc {
+  std::string link;
+  std::optional<double> volume;  ///< displaced volume [m^3]; absent: the volume of its shape
+  std::array<double, 6> drag{0, 0, 0, 0, 0, 0};        ///< diagonal of D in F = -D |v| eta [SI]
+  std::array<double, 6> added_mass{0, 0, 0, 0, 0, 0};  ///< diagonal of M_A [kg m^2, kg]
+  bool operator==(const FluidBodyDesc&) const = default;
+};
+
+/// \brief A still fluid filling the space: buoyancy, drag F = -D |v| eta and added mass M_A.
+struct FluidDesc {
+  double density = 1000.0;              ///< rho_w [kg/m^3]
+  double drag_normal = 1.0;             ///< rods: C_n (transverse drag coefficient)
+  double drag_tangential = 0.01;        ///< rods: C_t (skin friction along the axis)
+  double added_mass_coefficient = 1.0;  ///< rods: C_a (transverse added mass rho_w C_a A)
+  std::vector<FluidBodyDesc> bodies;    ///< rigid links with drag, added mass or a volume
+  bool operator==(const FluidDesc&) const = default;
+};
+
+/// \brief What surrounds the robot. Both parts are optional.
+struct EnvironmentDesc {
+  std::optional<ContactDesc> contact;
+  std::optional<FluidDesc> fluid;
+  bool operator==(const EnvironmentDesc&) const = default;
+};
+
 struct RobotDescription {
   std::string name = "untitled";
   Vec3 gravity{0.0, 0.0, -9.81};  ///< [m/s^2]
@@ -202,6 +302,11 @@ struct RobotDescription {
   std::vector<JointInputDesc> joint_inputs;
   std::vector<CableDesc> cables;
   std::vector<PointLoadDesc> point_loads;
+  EnvironmentDesc environment;  ///< contact obstacles and surrounding fluid
+  std::vector<ClosedChainDesc> closed_chains;
+  /// Baumgarte stabilisation time constant T_B of the closed-chain constraints [s] (theory-gvs.md
+  /// (46b)): the constraint error decays like a critically damped oscillator of this time constant
+  double constraint_time_constant = 0.01;
   bool operator==(const RobotDescription&) const = default;
 };
 

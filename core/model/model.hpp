@@ -62,7 +62,12 @@ struct VirtualJoint {
   Eigen::Vector3d com = Eigen::Vector3d::Zero();  ///< centre of mass in the child frame (energy)
   double mass = 0.0;                              ///< lumped mass (energy, gravity bookkeeping)
 
-  double radius = 0.0;  ///< cross-section size at the child frame (drawing)
+  double radius = 0.0;  ///< cross-section size at the child frame (drawing, contact)
+
+  /// added mass M_A of the surrounding fluid, in the child frame (theory-gvs.md 6.3): the
+  /// dynamics use M + M_A as the inertia of the frame; gravity does not act on M_A
+  bool has_added_mass = false;
+  Matrix6d added_mass = Matrix6d::Zero();
 };
 
 /// \brief How a description link maps onto virtual joints.
@@ -103,9 +108,60 @@ struct CompiledPointLoad {
   TimeFunction scale;
 };
 
+/// \brief A contact sphere carried by a child frame: a rod's computational point or a rigid body.
+struct CompiledContactSphere {
+  int joint = -1;
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  ///< centre in the child frame [m]
+  double radius = 0.0;                               ///< [m]
+};
+
+/// \brief The environment compiled for the algorithms (core/algorithm/external_loads.cpp).
+struct CompiledEnvironment {
+  // contact
+  bool has_contact = false;
+  double stiffness = 0.0, exponent = 1.0, smoothing = 0.0, damping = 0.0, friction = 0.0,
+         slip_velocity = 1e-3;
+  std::vector<CompiledContactSphere> contact_spheres;
+  std::vector<Eigen::Vector3d> plane_points, plane_normals;
+  std::vector<Eigen::Vector3d> sphere_centres;
+  std::vector<double> sphere_radii;
+  std::vector<Eigen::Vector3d> cylinder_points, cylinder_axes;
+  std::vector<double> cylinder_radii;
+
+  // fluid: per frame with buoyancy or drag (frames with added mass carry it in VirtualJoint)
+  struct FluidFrame {
+    int joint = -1;
+    Eigen::Vector3d offset = Eigen::Vector3d::Zero();  ///< centre of buoyancy and of drag
+    double displaced_mass = 0.0;                       ///< rho_w V [kg]
+    bool has_drag = false;
+    Matrix6d drag = Matrix6d::Zero();  ///< D at the offset, link axes: F = -D |v| eta
+  };
+  bool has_fluid = false;
+  std::vector<FluidFrame> fluid_frames;
+};
+
 struct CompiledJointInput {
   int coordinate = 0;
   TimeFunction value;
+};
+
+/// \brief A coordinate prescribed by a position-mode joint input: q_k = position(t).
+struct CompiledPrescribedCoordinate {
+  int coordinate = 0;
+  TimeFunction position;
+};
+
+/// \brief A closed-chain joint (theory-gvs.md 3.5): e = Phi_perp^T log(g_BA)^v with
+///        g_A = g[joint_a] g_a, g_B = g[joint_b] g_b (or g_b alone when joint_b < 0: the world).
+struct CompiledClosedChain {
+  std::string name;
+  int joint_a = -1;    ///< virtual joint whose child frame carries frame A
+  SE3 g_a;             ///< frame A in that child frame
+  int joint_b = -1;    ///< virtual joint carrying frame B, -1 = world
+  SE3 g_b;             ///< frame B in that child frame (or in world)
+  Matrix6Xd Phi_perp;  ///< constrained directions (6 x m), orthonormal columns, in frame B (= A)
+  int row = 0;         ///< first row of this joint in the stacked constraints
+  int m() const { return static_cast<int>(Phi_perp.cols()); }
 };
 
 struct Model {
@@ -121,7 +177,13 @@ struct Model {
   std::vector<CompiledCable> cables;
   std::vector<CompiledPointLoad> point_loads;
   std::vector<CompiledJointInput> joint_inputs;
-  RobotDescription description;  ///< the source, for drawing and saving
+  std::vector<CompiledPrescribedCoordinate> prescribed;  ///< joint-coordinate control (3.4)
+  std::vector<CompiledClosedChain> closed_chains;        ///< loop-closing joints (3.5)
+  int n_constraints = 0;                   ///< rows of the stacked closed-chain constraints
+  double constraint_time_constant = 0.01;  ///< Baumgarte T_B [s]
+  CompiledEnvironment environment;         ///< contact and fluid loads
+  bool has_added_mass = false;             ///< some joint has_added_mass (mass matrix slow path)
+  RobotDescription description;            ///< the source, for drawing and saving
 
   int n_vjoints() const { return static_cast<int>(joints.size()); }
 };

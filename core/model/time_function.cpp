@@ -31,4 +31,33 @@ double TimeFunction::operator()(double t) const {
   return 0.0;
 }
 
+double TimeFunction::derivative(double t, int order) const {
+  if (order <= 0) return (*this)(t);
+  if (order > 2) return 0.0;
+  switch (kind) {
+    case Kind::Constant:
+      return 0.0;
+    case Kind::Ramp:
+      if (order == 2 || t < start || duration <= 0.0 || t >= start + duration) return 0.0;
+      return value / duration;
+    case Kind::Sine: {
+      const double w = 2.0 * std::numbers::pi * frequency;
+      const double angle = w * t + phase;
+      return order == 1 ? amplitude * w * std::cos(angle) : -amplitude * w * w * std::sin(angle);
+    }
+    case Kind::Table: {
+      if (order == 2 || table.size() < 2 || t < table.front()[0] || t >= table.back()[0]) {
+        return 0.0;
+      }
+      const auto upper = std::upper_bound(
+          table.begin(), table.end(), t,
+          [](double time, const std::array<double, 2>& row) { return time < row[0]; });
+      const auto& [t1, v1] = *upper;
+      const auto& [t0, v0] = *(upper - 1);
+      return (v1 - v0) / (t1 - t0);
+    }
+  }
+  return 0.0;
+}
+
 }  // namespace tendril

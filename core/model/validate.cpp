@@ -1,6 +1,7 @@
 #include "core/model/validate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace tendril {
@@ -117,6 +118,137 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
       return DescriptionProblem{at + "/abscissa", "must lie on the rod, in [0, " +
                                                       std::to_string(softLinkLength(*link)) +
                                                       "] m, or be -1 (tip)"};
+    }
+  }
+  if (auto problem = findClosedChainProblem(robot)) return problem;
+  if (auto problem = findEnvironmentProblem(robot)) return problem;
+  return std::nullopt;
+}
+
+std::optional<DescriptionProblem> findEnvironmentProblem(const RobotDescription& robot) {
+  std::optional<DescriptionProblem> problem;
+  const auto check = [&](bool ok, const std::string& at, const std::string& reason) {
+    if (!ok && !problem) problem = DescriptionProblem{at, reason};
+  };
+  const auto nonZero = [](const Vec3& a) {
+    return std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) > 1e-12;
+  };
+  if (const auto& contact = robot.environment.contact) {
+    const std::string at = "/environment/contact/";
+    check(contact->stiffness >= 0.0, at + "stiffness", "must not be negative");
+    check(contact->exponent >= 1.0, at + "exponent", "must be at least 1");
+    check(contact->smoothing >= 0.0, at + "smoothing", "must not be negative");
+    check(contact->damping >= 0.0, at + "damping", "must not be negative");
+    check(contact->friction >= 0.0, at + "friction", "must not be negative");
+    check(contact->slip_velocity > 0.0, at + "slip_velocity", "must be positive");
+    for (std::size_t i = 0; i < contact->planes.size(); ++i) {
+      check(nonZero(contact->planes[i].normal), at + "planes/" + std::to_string(i) + "/normal",
+            "normal must not be zero");
+    }
+    for (std::size_t i = 0; i < contact->spheres.size(); ++i) {
+      check(contact->spheres[i].radius > 0.0, at + "spheres/" + std::to_string(i) + "/radius",
+            "must be positive");
+    }
+    for (std::size_t i = 0; i < contact->cylinders.size(); ++i) {
+      const std::string c = at + "cylinders/" + std::to_string(i) + "/";
+      check(contact->cylinders[i].radius > 0.0, c + "radius", "must be positive");
+      check(nonZero(contact->cylinders[i].axis), c + "axis", "axis must not be zero");
+    }
+  }
+  if (const auto& fluid = robot.environment.fluid) {
+    const std::string at = "/environment/fluid/";
+    check(fluid->density >= 0.0, at + "density", "must not be negative");
+    check(fluid->drag_normal >= 0.0, at + "drag_normal", "must not be negative");
+    check(fluid->drag_tangential >= 0.0, at + "drag_tangential", "must not be negative");
+    check(fluid->added_mass_coefficient >= 0.0, at + "added_mass_coefficient",
+          "must not be negative");
+    for (std::size_t i = 0; i < fluid->bodies.size(); ++i) {
+      const FluidBodyDesc& body = fluid->bodies[i];
+      const std::string b = at + "bodies/" + std::to_string(i) + "/";
+      const auto link = std::find_if(robot.links.begin(), robot.links.end(),
+                                     [&](const LinkDesc& l) { return l.name == body.link; });
+      check(link != robot.links.end(), b + "link", "unknown link \"" + body.link + "\"");
+      check(link == robot.links.end() || link->kind == BodyKind::Rigid, b + "link",
+            "only rigid links are listed (rods use the fluid's coefficients)");
+      for (std::size_t k = 0; k < i; ++k) {
+        check(fluid->bodies[k].link != body.link, b + "link",
+              "link \"" + body.link + "\" is listed twice");
+      }
+      check(!body.volume || *body.volume >= 0.0, b + "volume", "must not be negative");
+      for (int k = 0; k < 6; ++k) {
+        check(body.drag[k] >= 0.0, b + "drag/" + std::to_string(k), "must not be negative");
+        check(body.added_mass[k] >= 0.0, b + "added_mass/" + std::to_string(k),
+              "must not be negative");
+      }
+    }
+  }
+  return problem;
+}
+
+std::optional<DescriptionProblem> findClosedChainProblem(const RobotDescription& robot) {
+  std::map<std::string, const LinkDesc*> by_name;
+  for (const LinkDesc& link : robot.links) by_name[link.name] = &link;
+  // two position inputs on one coordinate would prescribe it twice
+  for (std::size_t i = 0; i < robot.joint_inputs.size(); ++i) {
+    const JointInputDesc& input = robot.joint_inputs[i];
+    if (input.mode != JointInputDesc::Mode::Position) continue;
+    for (std::size_t k = 0; k < i; ++k) {
+      const JointInputDesc& other = robot.joint_inputs[k];
+      if (other.mode == JointInputDesc::Mode::Position && other.link == input.link &&
+          other.dof == input.dof) {
+        return DescriptionProblem{"/joint_inputs/" + std::to_string(i) + "/mode",
+                                  "coordinate " + std::to_string(input.dof) + " of \"" +
+                                      input.link + "\" is already prescribed by /joint_inputs/" +
+                                      std::to_string(k)};
+      }
+    }
+  }
+  if (!(robot.constraint_time_constant > 0.0)) {
+    return DescriptionProblem{"/constraint_time_constant", "must be positive"};
+  }
+  for (std::size_t i = 0; i < robot.closed_chains.size(); ++i) {
+    const ClosedChainDesc& chain = robot.closed_chains[i];
+    const std::string at = "/closed_chains/" + std::to_string(i);
+    switch (chain.joint.type) {
+      case JointType::Fixed:
+      case JointType::Revolute:
+      case JointType::Prismatic:
+      case JointType::Universal:
+      case JointType::Planar:
+      case JointType::Spherical:
+        break;
+      default:
+        return DescriptionProblem{at + "/joint/type",
+                                  "a closed-chain joint is fixed, revolute, prismatic, universal, "
+                                  "planar or spherical"};
+    }
+    for (const auto& [side, frame] : {std::pair{"a", &chain.a}, std::pair{"b", &chain.b}}) {
+      const std::string side_at = at + "/" + side;
+      if (frame->link == "world") {
+        if (std::string(side) == "a")
+          return DescriptionProblem{side_at + "/link", "frame A must be on a link, not the world"};
+        if (frame->abscissa != 0.0)
+          return DescriptionProblem{side_at + "/abscissa", "the world has no abscissa"};
+        continue;
+      }
+      if (!by_name.count(frame->link))
+        return DescriptionProblem{side_at + "/link", "unknown link \"" + frame->link + "\""};
+      const LinkDesc& link = *by_name.at(frame->link);
+      if (link.kind == BodyKind::Rigid && frame->abscissa != 0.0) {
+        return DescriptionProblem{side_at + "/abscissa",
+                                  "a rigid link has no abscissa (place the frame with "
+                                  "\"placement\")"};
+      }
+      if (link.kind == BodyKind::Soft && frame->abscissa != -1.0 &&
+          (frame->abscissa < 0.0 || frame->abscissa > softLinkLength(link) + 1e-12)) {
+        return DescriptionProblem{side_at + "/abscissa", "must lie on the rod, in [0, " +
+                                                             std::to_string(softLinkLength(link)) +
+                                                             "] m, or be -1 (tip)"};
+      }
+    }
+    if (chain.a.link == chain.b.link && chain.a.abscissa == chain.b.abscissa) {
+      return DescriptionProblem{at + "/b/link",
+                                "frames A and B move together: the joint constrains nothing"};
     }
   }
   return std::nullopt;

@@ -24,6 +24,16 @@ std::optional<DescriptionProblem> findTopologyProblem(const RobotDescription& ro
 ///        absent division, a load beyond the rod, a joint input on a missing coordinate.
 std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& robot);
 
+/// \brief First problem of the closed-chain joints and prescribed coordinates: an unsupported joint
+///        type, an unknown link, a frame beyond its rod, frames that cannot move apart, a
+///        coordinate prescribed twice. Called by findReferenceProblem().
+std::optional<DescriptionProblem> findClosedChainProblem(const RobotDescription& robot);
+
+/// \brief First problem of the environment: a negative stiffness or coefficient, an exponent
+///        below 1, a zero normal or axis, a non-positive radius, a fluid body that is unknown, soft
+///        or listed twice. Called by findReferenceProblem().
+std::optional<DescriptionProblem> findEnvironmentProblem(const RobotDescription& robot);
+
 /// \brief First division whose Gauss points cannot resolve its basis: fewer points than modes of
 ///        a strain component makes the stiffness matrix singular.
 std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescription& robot);

@@ -2,6 +2,7 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
+#include "core/algorithm/forward_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 
@@ -33,20 +34,71 @@ void FiniteDifferenceJacobian::compute(const Model& model, Data& data, double t,
   }
 }
 
+void AnalyticJacobian::compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q,
+                               const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
+                               Eigen::MatrixXd& dqdd_dv) {
+  if (tau_.size() != model.nv) tau_.resize(model.nv);
+  actuationForces(model, q, t, tau_);
+  forwardDynamicsDerivatives(model, data, q, v, tau_, t);
+  dqdd_dq = data.dqdd_dq;
+  dqdd_dv = data.dqdd_dv;
+}
+
 DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian)
-    : model_(model), data_(model), jacobian_(std::move(jacobian)), tau_(model.nv) {}
+    : model_(model), data_(model), jacobian_(std::move(jacobian)), tau_(model.nv) {
+  if (hasConstraints(model)) constrained_ = std::make_unique<ConstrainedDynamicsData>(model);
+}
 
 const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::VectorXd& q,
                                                     const Eigen::VectorXd& v) {
   ++evaluations_;
   actuationForces(model_, q, t, tau_);
+  if (constrained_)  // closed chains, prescribed coordinates
+    return constrainedForwardDynamics(model_, data_, *constrained_, q, v, tau_, t);
   return forwardDynamics(model_, data_, q, v, tau_, t);
 }
 
 void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
   ++jacobian_evaluations_;
+  if (constrained_) {
+    constrainedJacobian(t, q, v, dqdd_dq, dqdd_dv);
+    return;
+  }
   jacobian_->compute(model_, data_, t, q, v, dqdd_dq, dqdd_dv);
+}
+
+void DynamicsSystem::constrainedJacobian(double t, const Eigen::VectorXd& q,
+                                         const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
+                                         Eigen::MatrixXd& dqdd_dv) {
+  // central differences; the prescribed columns come out zero (their entries are overwritten)
+  // and so do their rows (qdd_k = f''(t))
+  constexpr double kStep = 1e-6;
+  q_fd_ = q;
+  v_fd_ = v;
+  dqdd_dq.resize(model_.nv, model_.nq);
+  dqdd_dv.resize(model_.nv, model_.nv);
+  for (int i = 0; i < model_.nq; ++i) {
+    q_fd_(i) = q(i) + kStep;
+    actuationForces(model_, q_fd_, t, tau_);
+    qdd_plus_ = constrainedForwardDynamics(model_, data_, *constrained_, q_fd_, v, tau_, t);
+    q_fd_(i) = q(i) - kStep;
+    actuationForces(model_, q_fd_, t, tau_);
+    dqdd_dq.col(i) =
+        (qdd_plus_ - constrainedForwardDynamics(model_, data_, *constrained_, q_fd_, v, tau_, t)) /
+        (2.0 * kStep);
+    q_fd_(i) = q(i);
+  }
+  actuationForces(model_, q, t, tau_);
+  for (int i = 0; i < model_.nv; ++i) {
+    v_fd_(i) = v(i) + kStep;
+    qdd_plus_ = constrainedForwardDynamics(model_, data_, *constrained_, q, v_fd_, tau_, t);
+    v_fd_(i) = v(i) - kStep;
+    dqdd_dv.col(i) =
+        (qdd_plus_ - constrainedForwardDynamics(model_, data_, *constrained_, q, v_fd_, tau_, t)) /
+        (2.0 * kStep);
+    v_fd_(i) = v(i);
+  }
 }
 
 Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {

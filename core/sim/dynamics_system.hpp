@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <memory>
 
+#include "core/algorithm/constrained_dynamics.hpp"
 #include "core/model/data.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/frame.hpp"
@@ -35,6 +36,18 @@ class FiniteDifferenceJacobian final : public DynamicsJacobian {
   double step_;
 };
 
+/// \brief The analytical derivatives of the forward dynamics (forwardDynamicsDerivatives()): one
+/// recursive pass instead of 2 n forward-dynamics evaluations.
+class AnalyticJacobian final : public DynamicsJacobian {
+ public:
+  void compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q,
+               const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
+               Eigen::MatrixXd& dqdd_dv) override;
+
+ private:
+  Eigen::VectorXd tau_;  // B u(t), sized on first use
+};
+
 /// \brief Forward dynamics with the model's inputs and loads at time t, and its derivatives.
 class DynamicsSystem {
  public:
@@ -55,6 +68,9 @@ class DynamicsSystem {
   Data& data() { return data_; }
   long evaluations() const { return evaluations_; }
   long jacobianEvaluations() const { return jacobian_evaluations_; }
+  /// \brief Closed chains and prescribed coordinates (theory-gvs.md 3.4, 3.5): the workspace of the
+  /// last constrained acceleration (lambda, efforts, problem), null for an unconstrained model.
+  const ConstrainedDynamicsData* constrained() const { return constrained_.get(); }
 
  private:
   const Model& model_;
@@ -62,6 +78,13 @@ class DynamicsSystem {
   std::unique_ptr<DynamicsJacobian> jacobian_;
   Eigen::VectorXd tau_;
   long evaluations_ = 0, jacobian_evaluations_ = 0;
+
+  // closed chains and prescribed coordinates: constrained accelerations, and their Jacobian by
+  // central differences of them (whatever the jacobian_ kind) until the analytical (50, 51) exist
+  void constrainedJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
+  std::unique_ptr<ConstrainedDynamicsData> constrained_;
+  Eigen::VectorXd q_fd_, v_fd_, qdd_plus_;
 };
 
 }  // namespace tendril

@@ -3,6 +3,7 @@
 // dFD/dv, which is M^-1 times the paper's (12).
 
 #include <Eigen/LU>
+#include <cmath>
 
 #include "core/sim/fixed_step_stepper.hpp"
 
@@ -57,9 +58,104 @@ class NewmarkStepper final : public FixedStepStepper {
   Eigen::MatrixXd dqdd_dq_, dqdd_dv_;
 };
 
+// Index-3 Newmark for closed chains and prescribed coordinates (theory-gvs.md (52a, b), (45)):
+// unknowns z = (q_u, lambda) at t + h, with q_k = f(t + h), v_k = f', a_k = f'' and the free
+// velocities and accelerations from the Newmark formulas (10);
+//   R(z) = [ (tau - ID(q, v, a) + A^T lambda)_u ; e(q) ].
+// dR/dq_u is the total derivative through (10), by central differences once per step at the
+// predictor (modified Newton); dR/dlambda = [A_u^T; 0]. A step is accepted when the correction
+// is within the Newton tolerance and |e| <= the absolute tolerance.
+class ConstrainedNewmarkStepper final : public FixedStepStepper {
+ public:
+  ConstrainedNewmarkStepper(DynamicsSystem& system, const SimulationOptions& options)
+      : FixedStepStepper(system, options), cdd_(system.model()) {}
+
+ protected:
+  void start(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) override {
+    a_ = system_.acceleration(t0, q0, v0);  // Baumgarte accelerations: consistent at e = 0
+    lambda_ = system_.constrained()->lambda;
+  }
+
+  bool step(double t, double h, Eigen::VectorXd& q, Eigen::VectorXd& v,
+            std::string& error) override {
+    const Model& model = system_.model();
+    Data& data = system_.data();
+    const std::vector<int>& free = cdd_.free_coordinates;
+    const int nu = static_cast<int>(free.size()), m = model.n_constraints;
+    const double beta = options_.newmark_beta, gamma = options_.newmark_gamma;
+    const double t1 = t + h;
+    q_n_ = q;
+    v_n_ = v;
+    a_n_ = a_;
+    // the state at t + h for given free coordinates
+    const auto state = [&](const Eigen::VectorXd& x) {
+      q_ = x;
+      v_ = gamma / (beta * h) * (x - q_n_) + (1.0 - gamma / beta) * v_n_ +
+           h * (1.0 - gamma / (2.0 * beta)) * a_n_;
+      acc_ = (x - q_n_) / (beta * h * h) - v_n_ / (beta * h) + (1.0 - 1.0 / (2.0 * beta)) * a_n_;
+      applyPrescribed(model, t1, q_, v_);
+      for (const CompiledPrescribedCoordinate& p : model.prescribed)
+        acc_(p.coordinate) = p.position.derivative(t1, 2);
+    };
+    const auto residual = [&](const Eigen::VectorXd& x, const Eigen::VectorXd& lambda,
+                              Eigen::VectorXd& R) {
+      state(x);
+      R.resize(nu + m);
+      indexThreeResidual(model, data, cdd_, q_, v_, acc_, lambda, t1, R);
+    };
+
+    Eigen::VectorXd x = q_n_ + h * v_n_ + 0.5 * h * h * a_n_;  // predictor
+    Eigen::VectorXd lambda = lambda_;
+    // Jacobian at the predictor
+    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(nu + m, nu + m);
+    Eigen::VectorXd R_plus, R_minus, R;
+    constexpr double kStep = 1e-7;
+    for (int c = 0; c < nu; ++c) {
+      const int k = free[c];
+      const double x_k = x(k), dx = kStep * std::max(1.0, std::abs(x_k));
+      x(k) = x_k + dx;
+      residual(x, lambda, R_plus);
+      x(k) = x_k - dx;
+      residual(x, lambda, R_minus);
+      x(k) = x_k;
+      J.col(c) = (R_plus - R_minus) / (2.0 * dx);
+    }
+    residual(x, lambda, R);
+    if (m > 0) {
+      for (int r = 0; r < nu; ++r)
+        J.block(r, nu, 1, m) = cdd_.constraints.A.col(free[r]).transpose();
+    }
+    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(J);
+    for (int iteration = 0; iteration < options_.max_newton_iterations; ++iteration) {
+      if (!R.allFinite()) break;
+      const Eigen::VectorXd correction = lu.solve(R);
+      for (int c = 0; c < nu; ++c) x(free[c]) -= correction(c);
+      if (m > 0) lambda -= correction.tail(m);
+      residual(x, lambda, R);
+      const bool assembled =
+          m == 0 || R.tail(m).lpNorm<Eigen::Infinity>() <= options_.absolute_tolerance;
+      if (newtonConverged(correction.head(nu), x) && assembled) {
+        state(x);
+        q = q_;
+        v = v_;
+        a_ = acc_;
+        lambda_ = lambda;
+        return true;
+      }
+    }
+    error = "Newton iterations did not converge (index-3 Newmark)";
+    return false;
+  }
+
+ private:
+  ConstrainedDynamicsData cdd_;
+  Eigen::VectorXd a_, lambda_, q_n_, v_n_, a_n_, q_, v_, acc_;
+};
+
 }  // namespace
 
 std::unique_ptr<Stepper> makeNewmark(DynamicsSystem& system, const SimulationOptions& options) {
+  if (system.constrained()) return std::make_unique<ConstrainedNewmarkStepper>(system, options);
   return std::make_unique<NewmarkStepper>(system, options);
 }
 

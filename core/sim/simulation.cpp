@@ -4,7 +4,26 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/algorithm/constraints.hpp"
+#include "core/algorithm/kinematics.hpp"
+
 namespace tendril {
+
+std::unique_ptr<DynamicsJacobian> makeJacobian(JacobianKind kind) {
+  if (kind == JacobianKind::FiniteDifference) return std::make_unique<FiniteDifferenceJacobian>();
+  return std::make_unique<AnalyticJacobian>();
+}
+
+bool parseJacobian(const std::string& name, JacobianKind& kind) {
+  if (name == "analytic") {
+    kind = JacobianKind::Analytic;
+  } else if (name == "fd") {
+    kind = JacobianKind::FiniteDifference;
+  } else {
+    return false;
+  }
+  return true;
+}
 
 bool parseIntegrator(const std::string& name, IntegratorKind& kind) {
   if (name == "implicit-euler")
@@ -51,6 +70,27 @@ std::unique_ptr<detail::Stepper> makeStepper(DynamicsSystem& system,
   return nullptr;
 }
 
+// a redundant closed-chain constraint makes the KKT system singular: say which, before starting
+void checkConstraintRank(const Model& model, DynamicsSystem& system, const Eigen::VectorXd& q0) {
+  Eigen::VectorXd q = q0, v = Eigen::VectorXd::Zero(model.nv);
+  applyPrescribed(model, 0.0, q, v);
+  forwardKinematics(model, system.data(), q);
+  ConstraintData cd(model);
+  constraintJacobian(model, system.data(), cd);
+  if (const auto problem =
+          findRedundantConstraint(model, cd, system.constrained()->free_coordinates))
+    throw std::invalid_argument(*problem);
+}
+
+// prescribed coordinates follow f(t) exactly in the record; the efforts holding them and the
+// constraint forces are those of the dynamics at the sample
+void recordConstrained(DynamicsSystem& system, double t, Sample& sample) {
+  applyPrescribed(system.model(), t, sample.q, sample.v);
+  system.acceleration(t, sample.q, sample.v);
+  sample.efforts = system.constrained()->efforts;
+  sample.constraint_error = system.constrained()->constraints.e.norm();
+}
+
 std::string formatTime(double t) {
   std::ostringstream s;
   s << t;
@@ -77,8 +117,9 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
     throw std::invalid_argument("the minimum step must be positive and not above the step");
   }
   const auto started = std::chrono::steady_clock::now();
-  if (!jacobian) jacobian = std::make_unique<FiniteDifferenceJacobian>();
+  if (!jacobian) jacobian = makeJacobian(options.jacobian);
   DynamicsSystem system(model, std::move(jacobian));
+  if (model.n_constraints > 0) checkConstraintRank(model, system, q0);
   std::unique_ptr<detail::Stepper> stepper = makeStepper(system, options);
 
   SimulationResult result;
@@ -86,6 +127,7 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
   stepper->reset(options.t_start, q, v);
   const auto record = [&](double t) {
     Sample sample{t, q, v, system.energies(q, v)};
+    if (system.constrained()) recordConstrained(system, t, sample);
     sample.energy.dissipated = stepper->dissipated();
     result.samples.push_back(sample);
     return !on_sample || on_sample(result.samples.back());

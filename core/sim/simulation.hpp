@@ -16,6 +16,10 @@ namespace tendril {
 
 enum class IntegratorKind { ImplicitEuler, Newmark, Bdf, Rk4 };
 
+/// \brief Where the implicit methods get dFD/dq, dFD/dv: the analytical recursion of
+/// theory-gvs.md section 5, or central finite differences of the forward dynamics.
+enum class JacobianKind { Analytic, FiniteDifference };
+
 /// \brief Runtime knobs of a simulation (never part of the Model).
 struct SimulationOptions {
   double t_start = 0.0;
@@ -30,6 +34,7 @@ struct SimulationOptions {
   double newmark_gamma = 0.5;
   int max_newton_iterations = 12;
   double min_step = 1e-10;  ///< a step-size collapse below this is a divergence [s]
+  JacobianKind jacobian = JacobianKind::Analytic;  ///< used when simulate() is given none
 };
 
 /// \brief One recorded instant.
@@ -37,6 +42,10 @@ struct Sample {
   double t = 0.0;
   Eigen::VectorXd q, v;
   Energies energy;
+  /// generalised forces holding the prescribed coordinates (model.prescribed order), empty when
+  /// there are none
+  Eigen::VectorXd efforts{};
+  double constraint_error = 0.0;  ///< |e(q)| of the closed chains (0 without)
 };
 
 struct SimulationStatistics {
@@ -59,12 +68,19 @@ using SampleCallback = std::function<bool(const Sample&)>;
 
 /// \brief Integrates from (q0, v0). Divergence (NaN/Inf, step-size collapse, Newton failure) stops
 ///        the run with a message naming the time reached; every sample recorded so far is kept.
-/// \param[in] jacobian supplies dFD/dq, dFD/dv to the implicit methods (finite differences if null)
-/// \throw std::invalid_argument for inconsistent options (non-positive step or output interval, ...)
+/// \param[in] jacobian supplies dFD/dq, dFD/dv to the implicit methods (options.jacobian if null)
+/// \throw std::invalid_argument for inconsistent options (non-positive step or output interval,
+/// ...)
 SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
                           const SimulationOptions& options,
                           std::unique_ptr<DynamicsJacobian> jacobian = nullptr,
                           const SampleCallback& on_sample = {});
+
+/// \brief The Jacobian of a kind: AnalyticJacobian or FiniteDifferenceJacobian (central).
+std::unique_ptr<DynamicsJacobian> makeJacobian(JacobianKind kind);
+
+/// \brief Parses "analytic", "fd". \return false for an unknown name
+bool parseJacobian(const std::string& name, JacobianKind& kind);
 
 /// \brief Parses "implicit-euler", "newmark", "bdf", "rk4". \return false for an unknown name
 bool parseIntegrator(const std::string& name, IntegratorKind& kind);

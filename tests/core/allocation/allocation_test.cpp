@@ -12,7 +12,9 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
+#include "core/algorithm/forward_dynamics_derivatives.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/io/json_io.hpp"
@@ -80,6 +82,10 @@ TEST(AllocationTest, RecursiveAlgorithmsAllocateNothing) {
     EXPECT_EQ(allocationsDuring([&] { massMatrix(model, data, q); }), 0);
     EXPECT_EQ(allocationsDuring([&] { actuationForces(model, q, 1.0, tau); }), 0);
     EXPECT_EQ(allocationsDuring([&] { forwardDynamics(model, data, q, v, tau, 0.5); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { inverseDynamicsDerivatives(model, data, q, v, a, 0.5); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { actuationJacobian(model, data, q, 1.0); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { forwardDynamicsDerivatives(model, data, q, v, tau, 0.5); }),
+              0);
   }
 }
 

@@ -1,0 +1,154 @@
+#include "core/algorithm/constrained_dynamics.hpp"
+
+#include <limits>
+
+#include "core/algorithm/actuation.hpp"
+#include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+
+namespace tendril {
+namespace {
+
+std::vector<int> freeCoordinates(const Model& model) {
+  std::vector<bool> prescribed(model.nv, false);
+  for (const CompiledPrescribedCoordinate& p : model.prescribed) prescribed[p.coordinate] = true;
+  std::vector<int> free;
+  for (int k = 0; k < model.nv; ++k) {
+    if (!prescribed[k]) free.push_back(k);
+  }
+  return free;
+}
+
+}  // namespace
+
+ConstrainedDynamicsData::ConstrainedDynamicsData(const Model& model)
+    : constraints(model),
+      free_coordinates(freeCoordinates(model)),
+      q(model.nq),
+      v(model.nv),
+      qdd(model.nv),
+      lambda(Eigen::VectorXd::Zero(model.n_constraints)),
+      efforts(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.prescribed.size()))),
+      forces(model.nv),
+      forces_u(free_coordinates.size()),
+      qdd_u(free_coordinates.size()),
+      c(model.n_constraints),
+      M_uu(free_coordinates.size(), free_coordinates.size()),
+      A_u(model.n_constraints, free_coordinates.size()),
+      Y(free_coordinates.size(), model.n_constraints),
+      S(model.n_constraints, model.n_constraints),
+      M_factor(free_coordinates.size()),
+      S_factor(model.n_constraints) {}
+
+bool hasConstraints(const Model& model) {
+  return model.n_constraints > 0 || !model.prescribed.empty();
+}
+
+void applyPrescribed(const Model& model, double t, Eigen::Ref<Eigen::VectorXd> q,
+                     Eigen::Ref<Eigen::VectorXd> v) {
+  for (const CompiledPrescribedCoordinate& p : model.prescribed) {
+    q(p.coordinate) = p.position(t);
+    v(p.coordinate) = p.position.derivative(t, 1);
+  }
+}
+
+const Eigen::VectorXd& constrainedForwardDynamics(
+    const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+    const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+    const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t) {
+  const std::vector<int>& free = cdd.free_coordinates;
+  const int nu = static_cast<int>(free.size()), m = model.n_constraints;
+  cdd.problem.clear();
+  cdd.q = q;
+  cdd.v = v;
+  applyPrescribed(model, t, cdd.q, cdd.v);
+
+  // known accelerations: f'' on the prescribed coordinates, 0 elsewhere
+  cdd.qdd.setZero();
+  for (const CompiledPrescribedCoordinate& p : model.prescribed)
+    cdd.qdd(p.coordinate) = p.position.derivative(t, 2);
+
+  // forces = B u - K q - D v - ID(q, v, [0; qdd_k]); the pass leaves the twists and
+  // accelerations that give A_k qdd_k + A-dot v
+  cdd.forces = tau_actuation;
+  cdd.forces.noalias() -= model.K * cdd.q;
+  cdd.forces.noalias() -= model.D * cdd.v;
+  cdd.forces -= inverseDynamics(model, data, cdd.q, cdd.v, cdd.qdd, t);
+  if (m > 0) {
+    constraintBias(model, data, cdd.constraints);
+    constraintJacobian(model, data, cdd.constraints);
+  }
+  massMatrixFromKinematics(model, data);
+
+  // unconstrained accelerations of the free coordinates
+  for (int r = 0; r < nu; ++r) {
+    cdd.forces_u(r) = cdd.forces(free[r]);
+    for (int c = 0; c < nu; ++c) cdd.M_uu(r, c) = data.M(free[r], free[c]);
+  }
+  cdd.M_factor.compute(cdd.M_uu);
+  if (cdd.M_factor.info() != Eigen::Success) {
+    cdd.problem = "the mass matrix is not positive definite";
+    cdd.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return cdd.qdd;
+  }
+  cdd.qdd_u = cdd.M_factor.solve(cdd.forces_u);
+
+  // constraint forces from the Schur complement S = A_u M_uu^-1 A_u^T
+  if (m > 0) {
+    const ConstraintData& cd = cdd.constraints;
+    const double T_B = model.constraint_time_constant;
+    for (int c = 0; c < nu; ++c) cdd.A_u.col(c) = cd.A.col(free[c]);
+    cdd.Y = cdd.A_u.transpose();
+    cdd.M_factor.solveInPlace(cdd.Y);
+    cdd.S.noalias() = cdd.A_u * cdd.Y;
+    cdd.S_factor.compute(cdd.S);
+    const auto& D = cdd.S_factor.vectorD();
+    const double largest = D.cwiseAbs().maxCoeff();
+    if (cdd.S_factor.info() != Eigen::Success || !(D.minCoeff() > 1e-12 * largest)) {
+      const auto redundant = findRedundantConstraint(model, cd, free);
+      cdd.problem = redundant ? *redundant : "the constraint Jacobian A has no full row rank";
+      cdd.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
+      return cdd.qdd;
+    }
+    // A_u qdd_u = -(A_k qdd_k + A-dot v) - (2/T_B) A v - e/T_B^2 (46b)
+    cdd.c = -cd.bias - cd.e / (T_B * T_B);
+    cdd.c.noalias() -= (2.0 / T_B) * (cd.A * cdd.v);
+    cdd.c.noalias() -= cdd.A_u * cdd.qdd_u;
+    cdd.lambda = cdd.S_factor.solve(cdd.c);
+    cdd.qdd_u.noalias() += cdd.Y * cdd.lambda;
+  }
+  for (int r = 0; r < nu; ++r) cdd.qdd(free[r]) = cdd.qdd_u(r);
+
+  // efforts on the prescribed rows: M_ku qdd_u - forces_k - (A^T lambda)_k
+  for (std::size_t i = 0; i < model.prescribed.size(); ++i) {
+    const int k = model.prescribed[i].coordinate;
+    double effort = -cdd.forces(k);
+    for (int r = 0; r < nu; ++r) effort += data.M(k, free[r]) * cdd.qdd_u(r);
+    if (m > 0) effort -= cdd.constraints.A.col(k).dot(cdd.lambda);
+    cdd.efforts(static_cast<Eigen::Index>(i)) = effort;
+  }
+  return cdd.qdd;
+}
+
+void indexThreeResidual(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+                        const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v,
+                        const Eigen::Ref<const Eigen::VectorXd>& a,
+                        const Eigen::Ref<const Eigen::VectorXd>& lambda, double t,
+                        Eigen::Ref<Eigen::VectorXd> R) {
+  const std::vector<int>& free = cdd.free_coordinates;
+  const int nu = static_cast<int>(free.size()), m = model.n_constraints;
+  actuationForces(model, q, t, cdd.forces);
+  cdd.forces.noalias() -= model.K * q;
+  cdd.forces.noalias() -= model.D * v;
+  cdd.forces -= inverseDynamics(model, data, q, v, a, t);
+  if (m > 0) {
+    constraintJacobian(model, data, cdd.constraints);
+    cdd.forces.noalias() += cdd.constraints.A.transpose() * lambda;
+    R.tail(m) = cdd.constraints.e;
+  }
+  for (int r = 0; r < nu; ++r) R(r) = cdd.forces(free[r]);
+}
+
+}  // namespace tendril

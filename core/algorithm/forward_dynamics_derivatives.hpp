@@ -1,0 +1,21 @@
+#pragma once
+// Analytical derivatives of the forward dynamics (theory-gvs.md (7), (9)):
+//   dFD/dq = M^{-1} (d(B u)/dq - K - dID/dq),  dFD/dv = M^{-1} (-D - dID/dv),
+// with ID differentiated at a = FD(q, v), which is what makes them the derivatives of FD.
+
+#include <Eigen/Core>
+
+#include "core/model/data.hpp"
+#include "core/model/model.hpp"
+
+namespace tendril {
+
+/// \brief data.qdd = FD(q, v, t) and data.dqdd_dq (nv x nq), data.dqdd_dv (nv x nv).
+/// \param[in] tau_actuation B u(t) at q (actuationForces()), without -K q - D v
+/// If M is not positive definite every output is NaN. Allocation-free.
+void forwardDynamicsDerivatives(const Model& model, Data& data,
+                                const Eigen::Ref<const Eigen::VectorXd>& q,
+                                const Eigen::Ref<const Eigen::VectorXd>& v,
+                                const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t);
+
+}  // namespace tendril

@@ -1,0 +1,39 @@
+#pragma once
+// Derivatives of the tangent operator T(Omega) with respect to Omega, the building blocks of the
+// local terms of theory-gvs.md (C19), (C20), (C24) and (C29).
+//
+// With a = ad_Omega, T = I + sum_r f_r(t) a^r, t = |w| and e = I_theta Omega = [w; 0]:
+//   d(a^m x)/dOmega = -sum_{s=1..m} a^{m-s} ad_{a^{s-1} x}            (x fixed)
+//   d(T w)/dOmega   = (sum_r f_r'/t a^r w) e^T - sum_{s=1..4} P_s ad_{a^{s-1} w}
+//   P_s             = sum_{m=0..4-s} f_{s+m} a^m
+// Every result is a 6 x 6 matrix; the caller multiplies by Z = dOmega/dq.
+
+#include "core/math/lie.hpp"
+
+namespace tendril {
+
+/// \brief T(Omega) expanded once per joint: coefficients, powers of ad_Omega and the P_s.
+struct TangentExpansion {
+  Vector6d Omega = Vector6d::Zero();
+  Vector6d e = Vector6d::Zero();  ///< I_theta Omega = [w; 0]: t dt/dOmega = e^T
+  TangentCoefficients k{};
+  Matrix6d a[5];  ///< ad_Omega^m, m = 0..4
+  Matrix6d P[5];  ///< P_s, s = 1..4 (P[0] = T)
+};
+
+/// \brief Fills x for Omega (coefficients with second derivatives, powers, P_s, T in P[0]).
+void expandTangent(const Vector6d& Omega, TangentExpansion& x);
+
+/// \brief d(T(Omega) w)/dOmega with w held fixed (6 x 6). Its product with delta is T'(Omega,
+/// delta) w.
+[[nodiscard]] Matrix6d dexpJacobian(const TangentExpansion& x, const Vector6d& w);
+
+/// \brief d(T(Omega)^T F)/dOmega with F held fixed (6 x 6), the core of (C29).
+[[nodiscard]] Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F);
+
+/// \brief d(T'(Omega, delta) w)/dOmega with delta and w held fixed (6 x 6): the second derivative
+/// of T w contracted with delta, the core of (C24).
+[[nodiscard]] Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta,
+                                       const Vector6d& w);
+
+}  // namespace tendril

@@ -1,0 +1,426 @@
+#include "core/model/description_edit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include "core/io/json_io.hpp"
+#include "core/model/model.hpp"
+
+namespace tendril {
+namespace {
+
+using Json = nlohmann::json;
+
+// the key of a pointer's last named component: "/links/0/rigid/mass" -> "mass",
+// "/links/0/soft/divisions/1/section/radius" -> "radius"
+std::vector<std::string> components(const std::string& pointer) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(pointer);
+  while (std::getline(in, part, '/')) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+bool isIndex(const std::string& part) {
+  return !part.empty() &&
+         std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string lastKey(const std::string& pointer) {
+  const std::vector<std::string> parts = components(pointer);
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    if (!isIndex(*it)) return *it;
+  }
+  return {};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+Json::json_pointer toPointer(const std::string& pointer) {
+  try {
+    return Json::json_pointer(pointer);
+  } catch (const Json::exception&) {
+    throw ParseError(pointer, "not a valid JSON pointer");
+  }
+}
+
+// whether any "link" value at any depth of \p item names one of \p links
+bool refersTo(const Json& item, const std::set<std::string>& links) {
+  if (item.is_object()) {
+    for (const auto& [key, value] : item.items()) {
+      if (key == "link" && value.is_string() && links.count(value.get<std::string>())) return true;
+      if (refersTo(value, links)) return true;
+    }
+  } else if (item.is_array()) {
+    return std::any_of(item.begin(), item.end(),
+                       [&links](const Json& element) { return refersTo(element, links); });
+  }
+  return false;
+}
+
+std::set<std::string> usedNames(const Json& json) {
+  std::set<std::string> names;
+  for (const auto& [key, value] : json.items()) {
+    if (!value.is_array()) continue;
+    for (const Json& item : value) {
+      if (item.is_object() && item.contains("name") && item["name"].is_string()) {
+        names.insert(item["name"].get<std::string>());
+      }
+    }
+  }
+  return names;
+}
+
+std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\n\r");
+  if (first == std::string::npos) return {};
+  const auto last = text.find_last_not_of(" \t\n\r");
+  return text.substr(first, last - first + 1);
+}
+
+double parseNumber(const std::string& text, const std::string& pointer) {
+  const std::string trimmed = trim(text);
+  std::size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(trimmed, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (trimmed.empty() || used != trimmed.size() || !std::isfinite(value)) {
+    throw ParseError(pointer, "expected a number, got \"" + trimmed + "\"");
+  }
+  return value;
+}
+
+}  // namespace
+
+Json descriptionToJson(const RobotDescription& robot) {
+  return Json::parse(serializeRobot(robot));
+}
+
+RobotDescription descriptionFromJson(const Json& json) {
+  RobotDescription robot = parseRobot(json.dump());
+  checkDescription(robot);
+  return robot;
+}
+
+void checkDescription(const RobotDescription& robot) {
+  try {
+    (void)buildModel(robot);
+  } catch (const ParseError&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw ParseError("", error.what());
+  }
+}
+
+RobotDescription withValue(const RobotDescription& robot, const std::string& pointer,
+                           const Json& value) {
+  Json json = descriptionToJson(robot);
+  const Json::json_pointer where = toPointer(pointer);
+  if (!json.contains(where)) throw ParseError(pointer, "no such field");
+  json[where] = value;
+  return descriptionFromJson(json);
+}
+
+Json valueAt(const RobotDescription& robot, const std::string& pointer) {
+  const Json json = descriptionToJson(robot);
+  const Json::json_pointer where = toPointer(pointer);
+  if (!json.contains(where)) throw ParseError(pointer, "no such field");
+  return json[where];
+}
+
+Json valueFromText(const std::string& text, const Json& like, const std::string& pointer) {
+  const std::string trimmed = trim(text);
+  if (like.is_boolean()) {
+    if (trimmed == "true" || trimmed == "1") return true;
+    if (trimmed == "false" || trimmed == "0") return false;
+    throw ParseError(pointer, "expected true or false, got \"" + trimmed + "\"");
+  }
+  if (like.is_number_integer()) {
+    const double value = parseNumber(trimmed, pointer);
+    if (value != std::floor(value) || std::abs(value) > 1e9) {
+      throw ParseError(pointer, "expected an integer, got \"" + trimmed + "\"");
+    }
+    return static_cast<long>(value);
+  }
+  if (like.is_number()) return parseNumber(trimmed, pointer);
+  if (like.is_array()) {
+    const bool numeric =
+        std::all_of(like.begin(), like.end(), [](const Json& v) { return v.is_number(); });
+    if (!numeric) throw ParseError(pointer, "this list is edited item by item");
+    Json list = Json::array();
+    std::string item;
+    std::istringstream in(trimmed);
+    while (std::getline(in, item, ',')) list.push_back(parseNumber(item, pointer));
+    return list;
+  }
+  if (like.is_string()) return trimmed;
+  throw ParseError(pointer, "this group is edited field by field");
+}
+
+std::string textFromValue(const Json& value) {
+  if (value.is_number_integer()) return std::to_string(value.get<long>());
+  if (value.is_number()) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.6g", value.get<double>());
+    return buffer;
+  }
+  if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array()) {
+    std::string text;
+    for (const Json& element : value) {
+      text += (text.empty() ? "" : ", ") + textFromValue(element);
+    }
+    return text;
+  }
+  return {};
+}
+
+std::string fieldUnit(const std::string& pointer) {
+  static const std::map<std::string, std::string> kUnits = {
+      {"gravity", "m/s^2"},
+      {"mass", "kg"},
+      {"com", "m"},
+      {"inertia", "kg m^2"},
+      {"position", "m"},
+      {"rpy", "rad"},
+      {"size", "m"},
+      {"length", "m"},
+      {"radius", "m"},
+      {"width", "m"},
+      {"height", "m"},
+      {"youngs_modulus", "Pa"},
+      {"shear_modulus", "Pa"},
+      {"density", "kg/m^3"},
+      {"damping", "Pa s"},
+      {"reference_strain", "1/m, 1/m, 1/m, -, -, -"},
+      {"pitch", "m/rad"},
+      {"abscissa", "m"},
+      {"offset", "m"},
+      {"wrench", "N m, N m, N m, N, N, N"},
+      {"start", "s"},
+      {"duration", "s"},
+      {"frequency", "Hz"},
+      {"phase", "rad"},
+      {"y", "m"},
+      {"z", "m"},
+      {"constraint_time_constant", "s"},
+  };
+  const std::string key = lastKey(pointer);
+  // a time function's value takes the unit of what it drives
+  if (key == "value" || key == "amplitude" || (key == "offset" && contains(pointer, "/tension/"))) {
+    if (contains(pointer, "/tension/")) return "N";
+    if (contains(pointer, "/scale/")) return "";
+    if (contains(pointer, "/joint_inputs/")) return "N or N m";
+    return "";
+  }
+  if (key == "offset" && (contains(pointer, "/scale/") || contains(pointer, "/value/"))) return "";
+  const auto unit = kUnits.find(key);
+  return unit == kUnits.end() ? std::string() : unit->second;
+}
+
+std::vector<std::string> fieldChoices(const std::string& pointer) {
+  const std::string key = lastKey(pointer);
+  if (key == "type" && contains(pointer, "/joint/")) {
+    return {"fixed",     "revolute", "prismatic", "helical", "cylindrical",
+            "universal", "planar",   "spherical", "free"};
+  }
+  if (key == "type" && contains(pointer, "/shape/")) return {"box", "cylinder", "sphere"};
+  if (key == "shape" && contains(pointer, "/section/")) return {"circular", "rectangular"};
+  if (key == "family") {
+    return {"monomial", "legendre", "chebyshev", "fourier", "gaussian", "piecewise_constant"};
+  }
+  if (key == "frame") return {"local", "global"};
+  if (key == "type" && (contains(pointer, "/tension/") || contains(pointer, "/scale/") ||
+                        contains(pointer, "/value/"))) {
+    return {"constant", "ramp", "sine", "table"};
+  }
+  if (key == "mode") return {"force", "position"};
+  return {};
+}
+
+std::string uniqueName(const RobotDescription& robot, const std::string& base) {
+  const std::set<std::string> used = usedNames(descriptionToJson(robot));
+  for (int i = 1;; ++i) {
+    std::string name = base + std::to_string(i);
+    if (!used.count(name)) return name;
+  }
+}
+
+LinkDesc makeRigidLink(const std::string& name, JointType joint) {
+  constexpr double kLength = 0.2;
+  LinkDesc link;
+  link.name = name;
+  link.joint.type = joint;
+  link.joint.axis = {0.0, 1.0, 0.0};
+  link.kind = BodyKind::Rigid;
+  link.rigid.mass = 0.5;
+  link.rigid.com = {0.5 * kLength, 0.0, 0.0};
+  // a 0.2 x 0.04 x 0.04 box of 0.5 kg
+  const double m = link.rigid.mass, a = kLength, b = 0.04, c = 0.04;
+  link.rigid.inertia = {m * (b * b + c * c) / 12.0,
+                        m * (a * a + c * c) / 12.0,
+                        m * (a * a + b * b) / 12.0,
+                        0.0,
+                        0.0,
+                        0.0};
+  link.rigid.tip.position = {kLength, 0.0, 0.0};
+  link.rigid.shape.type = ShapeType::Box;
+  link.rigid.shape.size = {a, b, c};
+  link.rigid.shape.color = {0.85, 0.33, 0.25};
+  return link;
+}
+
+LinkDesc makeSoftLink(const std::string& name, int divisions) {
+  constexpr double kLength = 0.4;
+  LinkDesc link;
+  link.name = name;
+  link.joint.type = JointType::Fixed;
+  link.kind = BodyKind::Soft;
+  DivisionDesc division;
+  division.length = kLength / std::max(divisions, 1);
+  division.section.radius_start = division.section.radius_end = 0.01;
+  division.material.youngs_modulus = 1e6;
+  division.material.density = 1000.0;
+  division.material.damping = 1e4;
+  division.basis.family = BasisFamily::Legendre;
+  division.basis.order = {2, 2, 2, -1, -1, -1};
+  link.soft.divisions.assign(static_cast<std::size_t>(std::max(divisions, 1)), division);
+  return link;
+}
+
+int findLink(const RobotDescription& robot, const std::string& name) {
+  for (std::size_t i = 0; i < robot.links.size(); ++i) {
+    if (robot.links[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int addLink(RobotDescription& robot, LinkDesc link, const std::string& parent) {
+  RobotDescription edited = robot;
+  link.parent = parent;
+  edited.links.push_back(std::move(link));
+  const int index = static_cast<int>(edited.links.size()) - 1;
+  // through JSON so that the parser's checks (names, parents) apply as well
+  robot = descriptionFromJson(descriptionToJson(edited));
+  return index;
+}
+
+int addCable(RobotDescription& robot, const std::string& link) {
+  const int index = findLink(robot, link);
+  if (index < 0 || robot.links[static_cast<std::size_t>(index)].kind != BodyKind::Soft) {
+    throw ParseError("/cables", "a cable runs through a soft link; select one first");
+  }
+  const LinkDesc& rod = robot.links[static_cast<std::size_t>(index)];
+  Json cable{{"name", uniqueName(robot, "cable")},
+             {"link", link},
+             {"tension", Json{{"type", "constant"}, {"value", 1.0}}}};
+  Json path = Json::array();
+  for (std::size_t d = 0; d < rod.soft.divisions.size(); ++d) {
+    const CrossSectionDesc& section = rod.soft.divisions[d].section;
+    const double r = section.shape == SectionShape::Circular
+                         ? section.radius_end
+                         : 0.5 * std::min(section.width_end, section.height_end);
+    path.push_back(Json{{"division", d}, {"y", {0.5 * r}}, {"z", {0.0}}});
+  }
+  cable["path"] = path;
+  Json json = descriptionToJson(robot);
+  if (!json.contains("cables")) json["cables"] = Json::array();
+  json["cables"].push_back(cable);
+  const int cable_index = static_cast<int>(json["cables"].size()) - 1;
+  robot = descriptionFromJson(json);
+  return cable_index;
+}
+
+int addPointLoad(RobotDescription& robot, const std::string& link) {
+  const int index = findLink(robot, link);
+  if (index < 0) throw ParseError("/point_loads", "a point load acts on a link; select one first");
+  const LinkDesc& target = robot.links[static_cast<std::size_t>(index)];
+  const bool soft = target.kind == BodyKind::Soft;
+  Json load{{"name", uniqueName(robot, "load")},
+            {"link", link},
+            {"abscissa", soft ? -1.0 : 0.0},
+            {"offset", soft ? Vec3{0.0, 0.0, 0.0} : target.rigid.tip.position},
+            {"frame", "global"},
+            {"wrench", {0.0, 0.0, 0.0, 0.0, 0.0, -1.0}},
+            {"scale", Json{{"type", "constant"}, {"value", 1.0}}}};
+  Json json = descriptionToJson(robot);
+  if (!json.contains("point_loads")) json["point_loads"] = Json::array();
+  json["point_loads"].push_back(load);
+  const int load_index = static_cast<int>(json["point_loads"].size()) - 1;
+  robot = descriptionFromJson(json);
+  return load_index;
+}
+
+void removeItem(RobotDescription& robot, const std::string& pointer) {
+  const std::vector<std::string> parts = components(pointer);
+  Json json = descriptionToJson(robot);
+  if (parts.size() != 2 || !isIndex(parts[1]) || !json.contains(parts[0]) ||
+      !json[parts[0]].is_array()) {
+    throw ParseError(pointer, "not an item that can be removed");
+  }
+  Json& array = json[parts[0]];
+  const std::size_t index = std::stoul(parts[1]);
+  if (index >= array.size()) throw ParseError(pointer, "no such item");
+  if (parts[0] != "links") {
+    array.erase(index);
+    robot = descriptionFromJson(json);
+    return;
+  }
+  // the link, its descendants, then everything that refers to one of them
+  std::set<std::string> removed{array[index]["name"].get<std::string>()};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const Json& link : array) {
+      if (removed.count(link["parent"].get<std::string>()) &&
+          removed.insert(link["name"].get<std::string>()).second) {
+        grew = true;
+      }
+    }
+  }
+  for (auto& [key, value] : json.items()) {
+    if (!value.is_array()) continue;
+    Json kept = Json::array();
+    for (const Json& item : value) {
+      const bool is_removed_link =
+          key == "links" && removed.count(item["name"].get<std::string>()) > 0;
+      if (!is_removed_link && !(key != "links" && refersTo(item, removed))) kept.push_back(item);
+    }
+    value = kept;
+  }
+  robot = descriptionFromJson(json);
+}
+
+void reparentLink(RobotDescription& robot, int link, const std::string& parent) {
+  const std::string pointer = "/links/" + std::to_string(link) + "/parent";
+  if (link < 0 || link >= static_cast<int>(robot.links.size())) {
+    throw ParseError(pointer, "no such link");
+  }
+  if (parent != "world" && findLink(robot, parent) < 0) {
+    throw ParseError(pointer, "unknown link \"" + parent + "\"");
+  }
+  // walking up from the new parent must not meet the link itself
+  for (std::string name = parent; name != "world";) {
+    if (name == robot.links[static_cast<std::size_t>(link)].name) {
+      throw ParseError(pointer, "a link cannot hang below itself or one of its descendants");
+    }
+    const int up = findLink(robot, name);
+    if (up < 0) break;
+    name = robot.links[static_cast<std::size_t>(up)].parent;
+  }
+  robot = withValue(robot, pointer, parent);
+}
+
+}  // namespace tendril

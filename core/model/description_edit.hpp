@@ -1,0 +1,85 @@
+#pragma once
+// Editing a RobotDescription the way the studio does: whole-description edits (add a link, a
+// cable, a point load; remove; re-parent) and single-field edits addressed by JSON pointer into
+// the engine's file format. Every function either returns a description that parses and builds
+// (buildModel) or throws ParseError naming the JSON pointer of the offending value; the input is
+// never modified by a failed edit. No Qt here: the undo commands live in ui/.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/model/description.hpp"
+
+namespace tendril {
+
+/// \brief The description as the JSON document the file would hold.
+nlohmann::json descriptionToJson(const RobotDescription& robot);
+
+/// \brief Parses \p json strictly and compiles it (buildModel) to catch physically invalid values.
+/// \throw ParseError naming the pointer of the first invalid value
+RobotDescription descriptionFromJson(const nlohmann::json& json);
+
+/// \brief Compiles \p robot (buildModel). \throw ParseError naming the pointer of an invalid value
+void checkDescription(const RobotDescription& robot);
+
+/// \brief \p robot with the value at \p pointer replaced by \p value, checked.
+/// \throw ParseError for a pointer that does not exist or a value that is invalid there
+RobotDescription withValue(const RobotDescription& robot, const std::string& pointer,
+                           const nlohmann::json& value);
+
+/// \brief The value at \p pointer. \throw ParseError when the pointer does not exist
+nlohmann::json valueAt(const RobotDescription& robot, const std::string& pointer);
+
+/// \brief A value typed by a person, read in the shape of \p like (the current value): a number,
+///        an integer, true/false, a string, or a flat list of numbers "0.1, 0, 0".
+/// \throw ParseError(pointer, reason) when the text does not fit
+nlohmann::json valueFromText(const std::string& text, const nlohmann::json& like,
+                             const std::string& pointer);
+
+/// \brief The text shown for a leaf value: numbers with up to 6 significant digits, lists
+///        separated by ", ", strings unquoted.
+std::string textFromValue(const nlohmann::json& value);
+
+/// \brief SI unit of the field at \p pointer (e.g. "/links/0/rigid/mass" -> "kg"), empty when the
+///        field is dimensionless, a name or a choice.
+std::string fieldUnit(const std::string& pointer);
+
+/// \brief The choices of an enumerated field (joint type, shape, basis family, ...), or empty.
+std::vector<std::string> fieldChoices(const std::string& pointer);
+
+/// \brief \p base followed by the smallest number >= 1 that no link, cable, load or closed chain
+///        uses yet ("link1", "link2", ...).
+std::string uniqueName(const RobotDescription& robot, const std::string& base);
+
+/// \brief A rigid link with a box body 0.2 m long whose tip is at its far end; revolute,
+///        prismatic, helical and cylindrical joints move about (along) y.
+LinkDesc makeRigidLink(const std::string& name, JointType joint);
+
+/// \brief A fixed soft rod of \p divisions equal divisions (0.4 m in all, radius 10 mm, 1 MPa,
+///        Legendre bending and torsion of order 2).
+LinkDesc makeSoftLink(const std::string& name, int divisions = 1);
+
+/// \brief Adds \p link attached at the tip of \p parent ("world" or a link name). \return its index
+/// \throw ParseError when the result is invalid (nothing is changed then)
+int addLink(RobotDescription& robot, LinkDesc link, const std::string& parent);
+
+/// \brief Adds a cable through every division of soft link \p link, offset half a radius along y,
+///        with a constant tension of 1 N. \return its index \throw ParseError
+int addCable(RobotDescription& robot, const std::string& link);
+
+/// \brief Adds a 1 N downward force at the tip of \p link. \return its index \throw ParseError
+int addPointLoad(RobotDescription& robot, const std::string& link);
+
+/// \brief Removes the item at \p pointer ("/links/i", "/cables/i", "/point_loads/i",
+///        "/joint_inputs/i", "/closed_chains/i"). A link goes with its descendants and with every
+///        cable, load, input and closed chain that refers to them. \throw ParseError
+void removeItem(RobotDescription& robot, const std::string& pointer);
+
+/// \brief Attaches link \p link at the tip of \p parent (keeping its origin). \throw ParseError for
+///        an unknown parent or a cycle (the link itself or one of its descendants)
+void reparentLink(RobotDescription& robot, int link, const std::string& parent);
+
+/// \brief Index of the link named \p name, or -1.
+int findLink(const RobotDescription& robot, const std::string& name);
+
+}  // namespace tendril

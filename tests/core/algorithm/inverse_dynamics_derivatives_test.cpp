@@ -1,0 +1,139 @@
+// Tests for core/algorithm/inverse_dynamics_derivatives.cpp: dID/dq and dID/dv against central
+// finite differences of inverseDynamics, on every bundled example, random trees of every joint type
+// and basis family, both Magnus orders, with gravity and local/global point loads
+// (theory-gvs.md O1, O4, O14).
+
+#include "core/algorithm/inverse_dynamics_derivatives.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace tendril {
+namespace {
+
+// central differences with step h = 1e-6 on q of order 0.1-1: truncation ~h^2 |ID'''| ~ 1e-12
+// relative, round-off ~eps |ID| / h ~ 1e-10 relative; 1e-6 is the acceptance level and
+// leaves four orders of margin, while a wrong term (a dropped sign, a missing transport) shows as
+// O(1) (the digest's misprinted (54) fails at 0.56)
+constexpr double kStep = 1e-6;
+constexpr double kTol = 1e-6;
+// ID is exactly quadratic in v (no velocity-dependent loads here), so central differences in v
+// have no truncation error at any step: a large step removes the round-off, which with 1e-6 reaches
+// 7e-7 on rods whose dID/dv is 1e3 times smaller than ID
+constexpr double kVelocityStep = 1e-2;
+
+struct Mismatch {
+  double dq = 0.0, dv = 0.0;
+};
+
+Mismatch compareWithFiniteDifferences(const Model& model, const test::State& s, double t = 0.3) {
+  Data data(model);
+  inverseDynamicsDerivatives(model, data, s.q, s.v, s.a, t);
+  const Eigen::MatrixXd dq = data.dtau_dq, dv = data.dtau_dv;
+  Data fd(model);
+  const auto id_of_q = [&](const Eigen::VectorXd& q) -> Eigen::VectorXd {
+    return inverseDynamics(model, fd, q, s.v, s.a, t);
+  };
+  const auto id_of_v = [&](const Eigen::VectorXd& v) -> Eigen::VectorXd {
+    return inverseDynamics(model, fd, s.q, v, s.a, t);
+  };
+  Mismatch m;
+  m.dq = test::relativeError(dq, test::centralDifference(id_of_q, s.q, kStep));
+  m.dv = test::relativeError(dv, test::centralDifference(id_of_v, s.v, kVelocityStep));
+  return m;
+}
+
+void expectMatches(const RobotDescription& robot, unsigned seed, double q_scale = 0.5) {
+  const Model model = buildModel(robot);
+  const test::State s = test::randomState(model, seed, q_scale);
+  const Mismatch m = compareWithFiniteDifferences(model, s);
+  EXPECT_LT(m.dq, kTol) << robot.name << " seed " << seed;
+  EXPECT_LT(m.dv, kTol) << robot.name << " seed " << seed;
+}
+
+class ExampleDerivatives : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExampleDerivatives, MatchCentralDifferencesAtRandomStates) {
+  for (unsigned seed = 1; seed <= 3; ++seed) expectMatches(test::example(GetParam()), seed);
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, ExampleDerivatives,
+                         ::testing::Values("soft_cantilever", "tapered_free_fall",
+                                           "hybrid_serial_robot", "rigid_7dof_arm",
+                                           "cable_manipulator"));
+
+// every joint type and every basis family, large strains
+TEST(InverseDynamicsDerivatives, RandomTreesOfEveryJointAndBasis) {
+  for (unsigned seed = 1; seed <= 6; ++seed) expectMatches(test::randomHybrid(seed), seed, 1.0);
+}
+
+TEST(InverseDynamicsDerivatives, SecondOrderMagnusAndStraightRod) {
+  StrainBasisDesc basis;
+  basis.family = BasisFamily::Legendre;
+  basis.order = {2, 2, 2, 1, 1, 1};
+  expectMatches(test::uniformRod(0.4, 0.02, basis, 4, 2), 5, 2.0);
+  // q = 0: a straight rod, every rotation angle zero (the series branch at its centre)
+  const Model model = buildModel(test::uniformRod(0.4, 0.02, basis));
+  test::State s = test::randomState(model, 6);
+  s.q.setZero();
+  const Mismatch m = compareWithFiniteDifferences(model, s);
+  EXPECT_LT(m.dq, kTol);
+  EXPECT_LT(m.dv, kTol);
+}
+
+// point loads in the local and the global frame, with offsets and a time-varying scale
+TEST(InverseDynamicsDerivatives, LocalAndGlobalPointLoads) {
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    RobotDescription robot = test::randomHybrid(seed);
+    PointLoadDesc on_rod;
+    on_rod.name = "rod";
+    on_rod.link = "link2";
+    on_rod.abscissa = 0.13;
+    on_rod.offset = {0.0, 0.01, -0.02};
+    on_rod.frame = LoadFrame::Global;
+    on_rod.wrench = {0.3, -0.2, 0.1, 1.0, -2.0, 3.0};
+    on_rod.scale.kind = TimeFunction::Kind::Sine;
+    on_rod.scale.amplitude = 0.5;
+    on_rod.scale.offset = 1.0;
+    PointLoadDesc on_body = on_rod;
+    on_body.name = "body";
+    on_body.link = "link4";
+    on_body.abscissa = 0.0;
+    PointLoadDesc follower = on_rod;
+    follower.name = "follower";
+    follower.frame = LoadFrame::Local;
+    follower.link = "link8";
+    follower.abscissa = -1.0;
+    robot.point_loads = {on_rod, on_body, follower};
+    expectMatches(robot, seed, 1.0);
+  }
+}
+
+// dID/da is M, and the body Jacobians of the pass are those of frameJacobian (O3, O4)
+TEST(InverseDynamicsDerivatives, AccelerationDerivativeIsTheMassMatrixAndJacobiansAgree) {
+  const Model model = buildModel(test::randomHybrid(3));
+  const test::State s = test::randomState(model, 9, 1.0);
+  Data data(model);
+  inverseDynamicsDerivatives(model, data, s.q, s.v, s.a);
+  Data fd(model);
+  const Eigen::MatrixXd dID_da = test::centralDifference(
+      [&](const Eigen::VectorXd& a) -> Eigen::VectorXd {
+        return inverseDynamics(model, fd, s.q, s.v, a);
+      },
+      s.a, 1e-3);  // ID is affine in a: the difference is exact up to round-off
+  EXPECT_LT(test::relativeError(massMatrix(model, fd, s.q), dID_da), 1e-10);
+  Eigen::MatrixXd J(6, model.nv);
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    frameJacobian(model, data, j, J);
+    EXPECT_LT(test::relativeError(data.deta_dv[j], J, 1e-9), 1e-12) << "frame " << j;
+  }
+}
+
+}  // namespace
+}  // namespace tendril
