@@ -1,6 +1,7 @@
-// tendril [MODEL.json] [--screenshot OUT.png] [--version]
+// tendril [MODEL.json] [--screenshot OUT.png [--simulate]] [--version]
 // Opens MODEL.json, or the default example, in the main window. --screenshot renders the
-// window once, saves it as a PNG and quits (used for the README pictures).
+// window once, saves it as a PNG and quits (used for the README pictures); with --simulate it
+// first runs the dynamics and shows the middle of the recording.
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -11,6 +12,7 @@
 
 #include "tendril_version.hpp"
 #include "ui/main_window.hpp"
+#include "ui/simulation_controller.hpp"
 #include "ui/viewport/viewport_widget.hpp"
 
 namespace {
@@ -26,7 +28,7 @@ bool asksForVersion(int argc, char* argv[]) {
 }
 
 constexpr const char* kUsage =
-    "usage: tendril [MODEL.json] [--screenshot OUT.png] [--version] [--help]\n"
+    "usage: tendril [MODEL.json] [--screenshot OUT.png [--simulate]] [--version] [--help]\n"
     "Design and simulate hybrid soft-rigid robots. Opens MODEL.json, or the default example.\n"
     "Headless runs: tendril-cli --help\n";
 
@@ -43,14 +45,29 @@ bool haveDisplay() {
   return set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM");
 }
 
-void scheduleScreenshot(tendril::MainWindow& window, const QString& path) {
+void scheduleScreenshot(tendril::MainWindow& window, const QString& path, int delay_ms = 500) {
   // give the window a moment to be exposed and the viewport to paint
-  QTimer::singleShot(500, &window, [&window, path] {
+  QTimer::singleShot(delay_ms, &window, [&window, path] {
     const bool saved = window.grab().save(path, "PNG");
     if (!saved) {
       std::fprintf(stderr, "tendril: error: cannot write %s\n", qPrintable(path));
     }
     QCoreApplication::exit(saved ? 0 : 1);
+  });
+}
+
+// runs the dynamics, shows the middle of the recording, then takes the screenshot
+void simulateThenScreenshot(tendril::MainWindow& window, const QString& path) {
+  QObject::connect(window.simulation(), &tendril::SimulationController::runFinished, &window,
+                   [&window, path](const QString&, bool) {
+                     const auto frames = static_cast<int>(window.simulation()->frameCount());
+                     window.showRecordedFrame(frames / 2);
+                     scheduleScreenshot(window, path, 200);
+                   });
+  QTimer::singleShot(300, &window, [&window] {
+    if (!window.runSimulation()) {
+      QCoreApplication::exit(1);
+    }
   });
 }
 
@@ -85,6 +102,10 @@ int main(int argc, char* argv[]) {
   const QCommandLineOption screenshot("screenshot", "Save a screenshot of the window and quit.",
                                       "OUT.png");
   parser.addOption(screenshot);
+  const QCommandLineOption simulate("simulate",
+                                    "With --screenshot: run the dynamics first and show the "
+                                    "middle of the recording.");
+  parser.addOption(simulate);
   parser.process(app);
 
   tendril::MainWindow window;
@@ -97,7 +118,14 @@ int main(int argc, char* argv[]) {
       std::fprintf(stderr, "tendril: error: %s\n", qPrintable(window.lastError()));
       return 1;
     }
-    scheduleScreenshot(window, parser.value(screenshot));
+    if (parser.isSet(simulate)) {
+      simulateThenScreenshot(window, parser.value(screenshot));
+    } else {
+      scheduleScreenshot(window, parser.value(screenshot));
+    }
+  } else {
+    // after a crash, the model autosaved then can be recovered
+    QTimer::singleShot(0, &window, [&window] { window.offerRecovery(); });
   }
   return app.exec();
 }

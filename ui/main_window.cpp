@@ -2,46 +2,75 @@
 
 #include <Eigen/Core>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QImage>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPointF>
+#include <QProcess>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSettings>
+#include <QSignalBlocker>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 
+#include "core/algorithm/statics.hpp"
 #include "core/io/json_io.hpp"
+#include "core/io/results_io.hpp"
+#include "core/model/data.hpp"
+#include "core/model/description_edit.hpp"
 #include "core/model/model.hpp"
+#include "core/sim/make_frame.hpp"
 #include "core/sim/rest_frame.hpp"
 #include "tendril_version.hpp"
 #include "ui/app_paths.hpp"
+#include "ui/edit_commands.hpp"
+#include "ui/main_window_internal.hpp"
 #include "ui/panels/model_tree_panel.hpp"
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/property_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/simulation_dialog.hpp"
 #include "ui/viewport/viewport_widget.hpp"
 
 namespace tendril {
+
+using main_window_detail::kStatusMessageMs;
+using main_window_detail::toPath;
+
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
 constexpr int kWindowStateVersion = 1;
-constexpr int kStatusMessageMs = 5000;
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
+constexpr int kAutosaveIntervalMs = 60 * 1000;
 const QString kModelFilter = QStringLiteral("Tendril models (*.json);;All files (*)");
 const char* const kTipAxes[] = {"x", "y", "z"};
 
@@ -50,6 +79,7 @@ SimulationOptions defaultSimulationOptions() {
   options.integrator = IntegratorKind::Bdf;
   options.t_end = 2.0;
   options.output_interval = 0.01;
+  options.jacobian = JacobianKind::Analytic;
   return options;
 }
 
@@ -57,14 +87,28 @@ double totalEnergy(const Energies& energy) {
   return energy.kinetic + energy.gravitational + energy.elastic;
 }
 
-std::filesystem::path toPath(const QString& path) {
-  return std::filesystem::path(QFile::encodeName(path).toStdString());
-}
-
 struct CameraView {
   const char* label;
   const char* shortcut;
   ViewDirection direction;
+};
+
+struct JointChoice {
+  const char* label;
+  const char* object_name;
+  JointType type;
+};
+
+constexpr JointChoice kJointChoices[] = {
+    {"&Revolute", "addRevoluteLinkAction", JointType::Revolute},
+    {"&Prismatic", "addPrismaticLinkAction", JointType::Prismatic},
+    {"&Helical", "addHelicalLinkAction", JointType::Helical},
+    {"&Cylindrical", "addCylindricalLinkAction", JointType::Cylindrical},
+    {"&Universal", "addUniversalLinkAction", JointType::Universal},
+    {"Pla&nar", "addPlanarLinkAction", JointType::Planar},
+    {"&Spherical", "addSphericalLinkAction", JointType::Spherical},
+    {"F&ree", "addFreeLinkAction", JointType::Free},
+    {"Fi&xed", "addFixedLinkAction", JointType::Fixed},
 };
 
 constexpr CameraView kCameraViews[] = {
@@ -83,21 +127,34 @@ MainWindow::MainWindow(QWidget* parent)
   connect(simulation_, &SimulationController::frameAvailable, this, &MainWindow::onSimulationFrame);
   connect(simulation_, &SimulationController::progress, this, &MainWindow::onSimulationProgress);
   connect(simulation_, &SimulationController::runFinished, this, &MainWindow::onSimulationFinished);
-  connect(undo_stack_, &QUndoStack::cleanChanged, this,
-          [this](bool clean) { setWindowModified(!clean); });
+  connect(undo_stack_, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
   setWindowIcon(QIcon(":/icons/tendril-256.png"));
+  setAcceptDrops(true);
   createPanels();
   createActions();
   createStatusBar();
   resize(1200, 760);
   restoreSettings();
   newModel();
+  autosave_timer_ = new QTimer(this);
+  autosave_timer_->setInterval(kAutosaveIntervalMs);
+  connect(autosave_timer_, &QTimer::timeout, this, &MainWindow::autosave);
+  autosave_timer_->start();
 }
 
 // the worker is joined before the panels it feeds are destroyed
 MainWindow::~MainWindow() {
   simulation_->discard();
+  if (statics_thread_ != nullptr) {
+    statics_thread_->wait();
+  }
 }
+
+struct MainWindow::StaticsOutcome {
+  StaticsResult result;
+  FramePtr frame;
+  std::string error;
+};
 
 void MainWindow::createPanels() {
   viewport_ = new ViewportWidget(this);
@@ -116,7 +173,17 @@ void MainWindow::createPanels() {
 
   timeline_ = new TimelineBar(this);
   addToolBar(Qt::BottomToolBarArea, timeline_);
-  connect(model_tree_, &ModelTreePanel::linkSelected, this, &MainWindow::onLinkSelected);
+  connect(model_tree_, &ModelTreePanel::pointerSelected, this, &MainWindow::onPointerSelected);
+  connect(model_tree_, &ModelTreePanel::reparentRequested, this, &MainWindow::reparentLink);
+  connect(model_tree_, &ModelTreePanel::contextMenuRequested, this, [this](const QPoint& at) {
+    QMenu* menu = createContextMenu();
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(at);
+  });
+  // queued: the panel's editor is still closing when it reports the text
+  connect(property_panel_, &PropertyPanel::editRequested, this, &MainWindow::setField,
+          Qt::QueuedConnection);
+  connect(viewport_, &ViewportWidget::linkClicked, this, &MainWindow::onViewportClicked);
   connect(timeline_, &TimelineBar::frameRequested, this, &MainWindow::onFrameRequested);
 }
 
@@ -134,6 +201,7 @@ void MainWindow::createActions() {
   createFileMenu();
   createEditMenu();
   createViewMenu();
+  createModelMenu();
   createSimulateMenu();
   createHelpMenu();
   createToolBars();
@@ -149,12 +217,36 @@ void MainWindow::createFileMenu() {
   menu->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open..."),
                   QKeySequence::Open, this, &MainWindow::onOpen);
   recent_menu_ = menu->addMenu(tr("Open &Recent"));
+  examples_menu_ = menu->addMenu(tr("&Examples"));
+  examples_menu_->setObjectName("examplesMenu");
+  populateExamplesMenu();
   menu->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"),
                   QKeySequence::Save, this, &MainWindow::onSave);
   menu->addAction(tr("Save &As..."), QKeySequence::SaveAs, this, &MainWindow::onSaveAs);
   menu->addSeparator();
   menu->addAction(tr("Export Screens&hot..."), QKeySequence(tr("Ctrl+Shift+E")), this,
                   &MainWindow::onExportScreenshot);
+  menu->addAction(tr("Save Recordin&g..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Recording"), "recording.csv",
+                                                      tr("Trajectories (*.csv)"));
+    if (!path.isEmpty() && !saveRecording(path)) {
+      showError(tr("Cannot save the recording"), last_error_);
+    }
+  });
+  menu->addAction(tr("Open Re&cording..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Recording"), QString(),
+                                                      tr("Trajectories (*.csv)"));
+    if (!path.isEmpty() && !openRecording(path)) {
+      showError(tr("Cannot open the recording"), last_error_);
+    }
+  });
+  menu->addAction(tr("Export Replay as &PNG Sequence..."), this, &MainWindow::onExportReplay);
+  QAction* video =
+      menu->addAction(tr("Export Replay as &Video..."), this, &MainWindow::onExportVideo);
+  video->setObjectName("exportVideoAction");
+  video->setEnabled(!ffmpegPath().isEmpty());
+  video->setToolTip(video->isEnabled() ? tr("Encode the recording as an MP4 video with ffmpeg")
+                                       : tr("Needs ffmpeg on the PATH"));
   menu->addSeparator();
   menu->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
@@ -164,9 +256,48 @@ void MainWindow::createEditMenu() {
   QAction* undo = undo_stack_->createUndoAction(this, tr("&Undo"));
   undo->setShortcut(QKeySequence::Undo);
   QAction* redo = undo_stack_->createRedoAction(this, tr("&Redo"));
-  redo->setShortcut(QKeySequence::Redo);
+  // Ctrl+Shift+Z everywhere (not every platform's Redo has it); a duplicate would be ambiguous
+  QList<QKeySequence> redo_keys = QKeySequence::keyBindings(QKeySequence::Redo);
+  if (!redo_keys.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z))) {
+    redo_keys.append(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+  }
+  redo->setShortcuts(redo_keys);
+  undo->setObjectName("undoAction");
+  redo->setObjectName("redoAction");
   menu->addAction(undo);
   menu->addAction(redo);
+}
+
+void MainWindow::createModelMenu() {
+  QMenu* menu = menuBar()->addMenu(tr("&Model"));
+  add_link_menu_ = menu->addMenu(tr("Add &Rigid Link"));
+  add_link_menu_->setToolTip(tr("Add a rigid link at the tip of the selected link"));
+  for (const JointChoice& choice : kJointChoices) {
+    const JointType type = choice.type;
+    QAction* action =
+        add_link_menu_->addAction(tr(choice.label), this, [this, type] { addRigidLink(type); });
+    action->setObjectName(choice.object_name);
+  }
+  add_rod_menu_ = menu->addMenu(tr("Add &Soft Rod"));
+  for (int divisions : {1, 2, 3, 4}) {
+    QAction* action = add_rod_menu_->addAction(
+        divisions == 1 ? tr("&1 division") : tr("&%1 divisions").arg(divisions), this,
+        [this, divisions] { addSoftRod(divisions); });
+    action->setObjectName(QString("addSoftRod%1Action").arg(divisions));
+  }
+  add_cable_action_ = menu->addAction(tr("Add &Cable"), this, &MainWindow::addCable);
+  add_cable_action_->setObjectName("addCableAction");
+  add_cable_action_->setToolTip(tr("Add a cable through the selected soft rod"));
+  add_load_action_ = menu->addAction(tr("Add Point &Load"), this, &MainWindow::addPointLoad);
+  add_load_action_->setObjectName("addPointLoadAction");
+  add_load_action_->setToolTip(tr("Add a force at the tip of the selected link"));
+  menu->addSeparator();
+  remove_action_ = menu->addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Re&move"),
+                                   QKeySequence::Delete, this, &MainWindow::removeSelected);
+  remove_action_->setObjectName("removeAction");
+  remove_action_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+  model_tree_->addAction(remove_action_);
+  viewport_->addAction(remove_action_);
 }
 
 void MainWindow::createViewMenu() {
@@ -186,15 +317,41 @@ void MainWindow::createViewMenu() {
         view_menu_->addAction(tr(view.label), QKeySequence(view.shortcut), viewport_,
                               [this, direction] { viewport_->setViewDirection(direction); }));
   }
+  view_menu_->addSeparator();
+  follow_action_ = view_menu_->addAction(tr("F&ollow Selection"));
+  follow_action_->setObjectName("followAction");
+  follow_action_->setCheckable(true);
+  follow_action_->setShortcut(QKeySequence(tr("Shift+F")));
+  follow_action_->setToolTip(tr("Keep the selected body (or rod tip) in the centre of the view"));
+  connect(follow_action_, &QAction::toggled, this,
+          [this](bool on) { viewport_->setFollowedLink(on ? selectedLinkIndex() : -1); });
+  QAction* curvature = view_menu_->addAction(tr("Colour Rods by &Curvature"));
+  curvature->setObjectName("curvatureColourAction");
+  curvature->setCheckable(true);
+  connect(curvature, &QAction::toggled, viewport_, &ViewportWidget::setColorRodsByCurvature);
 }
 
 void MainWindow::createSimulateMenu() {
   QMenu* menu = menuBar()->addMenu(tr("&Simulate"));
   run_action_ = menu->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run"),
-                                QKeySequence(tr("F5")), this, &MainWindow::runSimulation);
+                                QKeySequence(tr("F5")), this, &MainWindow::onRun);
   run_action_->setObjectName("runAction");
   run_action_->setToolTip(tr("Simulate the dynamics of the model from rest"));
   run_action_->setStatusTip(run_action_->toolTip());
+  QAction* settings = menu->addAction(tr("&Settings..."), QKeySequence(tr("Ctrl+F5")), this,
+                                      &MainWindow::onSimulationSettings);
+  menu->addSeparator();
+  reference_action_ = menu->addAction(tr("Use Run as &Reference"), this, [this] {
+    if (!useRunAsReference()) {
+      showError(tr("No reference"), tr("Run a simulation of a model with a tip first."));
+    }
+  });
+  reference_action_->setObjectName("referenceAction");
+  reference_action_->setToolTip(tr("Later runs plot their tip error against this one"));
+  QAction* clear_reference =
+      menu->addAction(tr("Clear Reference"), this, &MainWindow::clearReference);
+  clear_reference->setObjectName("clearReferenceAction");
+  settings->setObjectName("simulationSettingsAction");
   cancel_action_ =
       menu->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"),
                       QKeySequence(tr("Shift+F5")), simulation_, &SimulationController::cancel);
@@ -217,6 +374,28 @@ void MainWindow::createToolBars() {
                  &MainWindow::onOpen);
   bar->addAction(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("Save"), this,
                  &MainWindow::onSave);
+  bar->addSeparator();
+  auto* add_link = new QToolButton(bar);
+  add_link->setObjectName("addLinkButton");
+  add_link->setText(tr("Rigid Link"));
+  add_link->setToolTip(
+      tr("Add a revolute rigid link at the tip of the selection (menu: other "
+         "joints)"));
+  add_link->setMenu(add_link_menu_);
+  add_link->setPopupMode(QToolButton::MenuButtonPopup);
+  connect(add_link, &QToolButton::clicked, this, [this] { addRigidLink(JointType::Revolute); });
+  bar->addWidget(add_link);
+  auto* add_rod = new QToolButton(bar);
+  add_rod->setObjectName("addRodButton");
+  add_rod->setText(tr("Soft Rod"));
+  add_rod->setToolTip(tr("Add a soft rod at the tip of the selection (menu: divisions)"));
+  add_rod->setMenu(add_rod_menu_);
+  add_rod->setPopupMode(QToolButton::MenuButtonPopup);
+  connect(add_rod, &QToolButton::clicked, this, [this] { addSoftRod(1); });
+  bar->addWidget(add_rod);
+  bar->addAction(add_cable_action_);
+  bar->addAction(add_load_action_);
+  bar->addAction(remove_action_);
   bar->addSeparator();
   bar->addAction(camera_actions_[0]);
   bar->addAction(camera_actions_[1]);
@@ -257,7 +436,45 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   }
   saveSettings();
   stopSimulation();
+  if (statics_thread_ != nullptr) {
+    statics_thread_->wait();
+  }
+  removeRecoveryFile();
   event->accept();
+}
+
+namespace {
+
+// the first local .json file among dropped URLs, or empty
+QString droppedModel(const QMimeData* mime) {
+  if (mime == nullptr || !mime->hasUrls()) {
+    return {};
+  }
+  for (const QUrl& url : mime->urls()) {
+    if (url.isLocalFile() && url.toLocalFile().endsWith(".json", Qt::CaseInsensitive)) {
+      return url.toLocalFile();
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!droppedModel(event->mimeData()).isEmpty()) {
+    event->acceptProposedAction();
+  }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString path = droppedModel(event->mimeData());
+  if (path.isEmpty()) {
+    return;
+  }
+  event->acceptProposedAction();
+  if (confirmDiscardChanges()) {
+    openFile(path);
+  }
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -265,10 +482,8 @@ bool MainWindow::openFile(const QString& path) {
   setBusy(true);
   try {
     RobotDescription robot = loadRobot(toPath(path));
-    FramePtr frame = restFrame(robot);
-    robot_ = std::move(robot);
-    showRobot(robot_);
-    viewport_->showFrame(frame);
+    (void)restFrame(robot);  // throws for a physically invalid model before anything changes
+    applyDescription(robot, QString());
   } catch (const std::exception& error) {
     setBusy(false);
     showError(tr("Cannot open %1").arg(name), QString::fromStdString(error.what()));
@@ -298,16 +513,18 @@ bool MainWindow::saveFile(const QString& path) {
               QString::fromStdString(error.what()));
     return false;
   }
-  setCurrentFile(path);
+  current_file_ = path;
+  recovered_unsaved_ = false;
+  undo_stack_->setClean();  // the history stays: undo works on after a save
+  updateTitle();
+  removeRecoveryFile();
   addRecentFile(path);
   statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), kStatusMessageMs);
   return true;
 }
 
 void MainWindow::newModel() {
-  robot_ = RobotDescription{};
-  showRobot(robot_);
-  viewport_->showFrame(std::make_shared<const Frame>());
+  applyDescription(RobotDescription{}, QString());
   setCurrentFile(QString());
 }
 
@@ -371,6 +588,9 @@ QAction* MainWindow::runAction() const {
 QAction* MainWindow::cancelAction() const {
   return cancel_action_;
 }
+QAction* MainWindow::followAction() const {
+  return follow_action_;
+}
 
 void MainWindow::setSimulationOptions(const SimulationOptions& options) {
   simulation_options_ = options;
@@ -393,6 +613,7 @@ bool MainWindow::runSimulation() {
   }
   preparePlotsForRun();
   timeline_->setFrameCount(0);
+  timeline_->setFrameInterval(simulation_options_.output_interval);
   simulation_->start(std::move(model), simulation_options_);
   progress_bar_->setRange(0, 100);
   progress_bar_->setValue(0);
@@ -452,8 +673,18 @@ void MainWindow::onAbout() {
   box->open();
 }
 
-void MainWindow::onLinkSelected(int link_index) {
-  property_panel_->showSelection(robot_, link_index);
+void MainWindow::onPointerSelected(const QString& pointer) {
+  selection_ = pointer;
+  property_panel_->showSelection(robot_, pointer);
+  viewport_->setHighlightedLink(selectedLinkIndex());
+  if (follow_action_ != nullptr && follow_action_->isChecked()) {
+    viewport_->setFollowedLink(selectedLinkIndex());
+  }
+  updateModelActions();
+}
+
+void MainWindow::onViewportClicked(int link) {
+  select(link >= 0 ? QString("/links/%1").arg(link) : QString());
 }
 
 // frames arrive coalesced: plot every recorded frame up to this one, show only this one
@@ -463,6 +694,7 @@ void MainWindow::onSimulationFrame(const FramePtr& frame) {
   timeline_->setFrameCount(static_cast<int>(count));
   timeline_->setCurrentFrame(static_cast<int>(count) - 1);
   viewport_->showFrame(frame);
+  plot_panel_->setCursorTime(frame->t);
 }
 
 void MainWindow::onSimulationProgress(double fraction) {
@@ -487,7 +719,13 @@ void MainWindow::onSimulationFinished(const QString& message, bool ok) {
 void MainWindow::onFrameRequested(int frame) {
   if (FramePtr recorded = simulation_->frameAt(static_cast<std::size_t>(frame))) {
     viewport_->showFrame(recorded);
+    plot_panel_->setCursorTime(recorded->t);
   }
+}
+
+void MainWindow::showRecordedFrame(int frame) {
+  timeline_->setCurrentFrame(frame);
+  onFrameRequested(frame);
 }
 
 void MainWindow::preparePlotsForRun() {
@@ -496,13 +734,68 @@ void MainWindow::preparePlotsForRun() {
     tip_series_[axis] = plot_panel_->addSeries(tr("tip %1 [m]").arg(kTipAxes[axis]));
   }
   energy_series_ = plot_panel_->addSeries(tr("energy [J]"));
+  tip_error_series_ =
+      reference_tip_.empty() ? -1 : plot_panel_->addSeries(tr("tip error vs reference [m]"));
   plotted_frames_ = 0;
+}
+
+namespace {
+
+// the reference tip at time t, linear between its samples; none outside its time span
+std::optional<Eigen::Vector3d> referenceAt(
+    const std::vector<std::pair<double, Eigen::Vector3d>>& reference, double t) {
+  if (reference.empty() || t < reference.front().first - 1e-12 ||
+      t > reference.back().first + 1e-12) {
+    return std::nullopt;
+  }
+  const auto after = std::lower_bound(reference.begin(), reference.end(), t,
+                                      [](const std::pair<double, Eigen::Vector3d>& sample,
+                                         double time) { return sample.first < time; });
+  if (after == reference.begin()) return reference.front().second;
+  if (after == reference.end()) return reference.back().second;
+  const auto before = after - 1;
+  const double span = after->first - before->first;
+  const double s = span > 0.0 ? (t - before->first) / span : 0.0;
+  return ((1.0 - s) * before->second + s * after->second).eval();
+}
+
+}  // namespace
+
+bool MainWindow::useRunAsReference() {
+  std::vector<std::pair<double, Eigen::Vector3d>> reference;
+  for (std::size_t i = 0; i < simulation_->frameCount(); ++i) {
+    const FramePtr frame = simulation_->frameAt(i);
+    if (!frame->tips_W.empty()) {
+      reference.emplace_back(frame->t, frame->tips_W.front());
+    }
+  }
+  if (reference.empty()) {
+    return false;
+  }
+  reference_tip_ = std::move(reference);
+  statusBar()->showMessage(
+      tr("Later runs plot their tip error against this run (%1 frames)").arg(reference_tip_.size()),
+      kStatusMessageMs);
+  return true;
+}
+
+void MainWindow::clearReference() {
+  reference_tip_.clear();
+}
+
+bool MainWindow::hasReference() const {
+  return !reference_tip_.empty();
+}
+
+int MainWindow::tipErrorSeries() const {
+  return tip_error_series_;
 }
 
 // one batch per series: the chart relayouts once per delivery, not once per point
 void MainWindow::plotFramesUpTo(std::size_t count) {
   std::array<QList<QPointF>, 3> tip_points;
   QList<QPointF> energy_points;
+  QList<QPointF> error_points;
   for (; plotted_frames_ < count; ++plotted_frames_) {
     const FramePtr frame = simulation_->frameAt(plotted_frames_);
     if (!frame) {
@@ -512,6 +805,11 @@ void MainWindow::plotFramesUpTo(std::size_t count) {
       for (std::size_t axis = 0; axis < tip_points.size(); ++axis) {
         tip_points[axis].append({frame->t, frame->tips_W.front()[static_cast<Eigen::Index>(axis)]});
       }
+      if (tip_error_series_ >= 0) {
+        if (const auto reference = referenceAt(reference_tip_, frame->t)) {
+          error_points.append({frame->t, (frame->tips_W.front() - *reference).norm()});
+        }
+      }
     }
     energy_points.append({frame->t, totalEnergy(frame->energy)});
   }
@@ -519,6 +817,7 @@ void MainWindow::plotFramesUpTo(std::size_t count) {
     plot_panel_->appendPoints(tip_series_[axis], tip_points[axis]);
   }
   plot_panel_->appendPoints(energy_series_, energy_points);
+  plot_panel_->appendPoints(tip_error_series_, error_points);
 }
 
 // the model the run simulates goes away: drop the run and its frames, silently
@@ -530,7 +829,7 @@ void MainWindow::stopSimulation() {
 }
 
 void MainWindow::updateSimulationActions() {
-  const bool running = simulation_->isRunning();
+  const bool running = simulation_->isRunning() || statics_thread_ != nullptr;
   run_action_->setEnabled(!running && !robot_.links.empty());
   cancel_action_->setEnabled(running);
 }
@@ -567,20 +866,18 @@ void MainWindow::addRecentFile(const QString& path) {
   rebuildRecentMenu();
 }
 
-void MainWindow::showRobot(const RobotDescription& robot) {
-  stopSimulation();
-  model_tree_->setRobot(robot);
-  property_panel_->showSelection(robot, -1);
-  plot_panel_->clear();
-  timeline_->setFrameCount(1);
-}
-
 void MainWindow::setCurrentFile(const QString& path) {
   current_file_ = path;
+  recovered_unsaved_ = false;
   undo_stack_->clear();
-  setWindowModified(false);
-  const QString shown = path.isEmpty() ? tr("untitled") : QFileInfo(path).fileName();
+  updateTitle();
+}
+
+void MainWindow::updateTitle() {
+  const QString shown =
+      current_file_.isEmpty() ? tr("untitled") : QFileInfo(current_file_).fileName();
   setWindowTitle(tr("%1[*] - Tendril").arg(shown));
+  setWindowModified(recovered_unsaved_ || !undo_stack_->isClean());
 }
 
 // an idle progress bar is hidden; a busy one shows an indefinite sweep
@@ -612,6 +909,287 @@ bool MainWindow::confirmDiscardChanges() {
     return !isWindowModified();
   }
   return answer == QMessageBox::Discard;
+}
+
+// ---- replay and settings
+
+int MainWindow::exportPngSequence(const QString& directory) {
+  const auto count = static_cast<int>(simulation_->frameCount());
+  if (count == 0 || !QDir().mkpath(directory)) {
+    return 0;
+  }
+  const int shown = timeline_->currentFrame();
+  int written = 0;
+  for (int i = 0; i < count; ++i) {
+    showRecordedFrame(i);
+    const QImage image = viewport_->grabFramebuffer();
+    if (image.isNull() ||
+        !image.save(QDir(directory).filePath(QString("frame_%1.png").arg(i, 5, 10, QChar('0'))),
+                    "PNG")) {
+      break;
+    }
+    ++written;
+  }
+  showRecordedFrame(shown);
+  return written;
+}
+
+void MainWindow::onExportReplay() {
+  if (simulation_->frameCount() == 0) {
+    showError(tr("Nothing to export"), tr("Run a simulation first."));
+    return;
+  }
+  const QString directory =
+      QFileDialog::getExistingDirectory(this, tr("Export Replay into Folder"));
+  if (directory.isEmpty()) {
+    return;
+  }
+  setBusy(true);
+  const int written = exportPngSequence(directory);
+  setBusy(false);
+  statusBar()->showMessage(tr("Wrote %1 images to %2").arg(written).arg(directory),
+                           kStatusMessageMs);
+}
+
+bool MainWindow::saveRecording(const QString& path) {
+  if (simulation_->frameCount() == 0 || simulation_->isRunning()) {
+    last_error_ = tr("there is no finished recording to save");
+    return false;
+  }
+  try {
+    const Model model = buildModel(robot_);
+    std::vector<Sample> samples;
+    samples.reserve(simulation_->frameCount());
+    for (std::size_t i = 0; i < simulation_->frameCount(); ++i) {
+      const FramePtr frame = simulation_->frameAt(i);
+      samples.push_back(Sample{frame->t, frame->q, frame->v, frame->energy});
+    }
+    saveTrajectoryCsv(model, samples, toPath(path));
+  } catch (const std::exception& error) {
+    last_error_ = QString::fromStdString(error.what());
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved the recording to %1").arg(path), kStatusMessageMs);
+  return true;
+}
+
+bool MainWindow::openRecording(const QString& path) {
+  std::vector<FramePtr> frames;
+  try {
+    const Model model = buildModel(robot_);
+    const CsvTable table = loadCsv(toPath(path));
+    // the columns this model needs, by name: a recording of another model does not fit
+    auto column = [&table](const std::string& name) {
+      const auto found = std::find(table.columns.begin(), table.columns.end(), name);
+      if (found == table.columns.end()) {
+        throw std::runtime_error("no column \"" + name + "\" (a recording of another model?)");
+      }
+      return static_cast<std::size_t>(found - table.columns.begin());
+    };
+    const std::size_t t_column = column("t");
+    std::vector<std::size_t> q_columns, v_columns;
+    for (const std::string& name : model.coordinate_names) {
+      q_columns.push_back(column("q:" + name));
+      v_columns.push_back(column("v:" + name));
+    }
+    std::array<std::optional<std::size_t>, 4> energy_columns;
+    const char* const energy_names[] = {"kinetic", "gravitational", "elastic", "dissipated"};
+    for (std::size_t e = 0; e < energy_columns.size(); ++e) {
+      const auto found = std::find(table.columns.begin(), table.columns.end(), energy_names[e]);
+      if (found != table.columns.end()) {
+        energy_columns[e] = static_cast<std::size_t>(found - table.columns.begin());
+      }
+    }
+    Data data(model);
+    Eigen::VectorXd q(model.nq), v(model.nv);
+    for (std::size_t row = 0; row < table.rows.size(); ++row) {
+      const std::vector<double>& values = table.rows[row];
+      for (std::size_t k = 0; k < q_columns.size(); ++k) {
+        q[static_cast<Eigen::Index>(k)] = values.at(q_columns[k]);
+        v[static_cast<Eigen::Index>(k)] = values.at(v_columns[k]);
+      }
+      Energies energy;
+      double* fields[] = {&energy.kinetic, &energy.gravitational, &energy.elastic,
+                          &energy.dissipated};
+      for (std::size_t e = 0; e < energy_columns.size(); ++e) {
+        if (energy_columns[e]) *fields[e] = values.at(*energy_columns[e]);
+      }
+      frames.push_back(makeFrame(model, data, q, v, values.at(t_column), row, energy));
+    }
+  } catch (const std::exception& error) {
+    last_error_ = QString::fromStdString(error.what());
+    return false;
+  }
+  if (frames.empty()) {
+    last_error_ = tr("the recording holds no frames");
+    return false;
+  }
+  const auto count = static_cast<int>(frames.size());
+  simulation_->setRecording(std::move(frames));
+  preparePlotsForRun();
+  plotFramesUpTo(simulation_->frameCount());
+  timeline_->setFrameCount(count);
+  timeline_->setFrameInterval(count > 1 ? (simulation_->frameAt(1)->t - simulation_->frameAt(0)->t)
+                                        : simulation_options_.output_interval);
+  showRecordedFrame(0);
+  updateSimulationActions();
+  statusBar()->showMessage(tr("Opened a recording of %1 frames").arg(count), kStatusMessageMs);
+  return true;
+}
+
+QString MainWindow::ffmpegPath() {
+  return QStandardPaths::findExecutable("ffmpeg");
+}
+
+bool MainWindow::exportVideo(const QString& path, int frames_per_second) {
+  const QString ffmpeg = ffmpegPath();
+  if (ffmpeg.isEmpty()) {
+    last_error_ = tr("ffmpeg was not found on the PATH");
+    return false;
+  }
+  QTemporaryDir images;
+  if (!images.isValid() || exportPngSequence(images.path()) == 0) {
+    last_error_ = tr("no recorded frames to encode");
+    return false;
+  }
+  QProcess encoder;
+  encoder.setProcessChannelMode(QProcess::MergedChannels);
+  // even sizes for yuv420p, which every player reads
+  encoder.start(ffmpeg,
+                {"-y", "-loglevel", "error", "-framerate", QString::number(frames_per_second), "-i",
+                 QDir(images.path()).filePath("frame_%05d.png"), "-vf",
+                 "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", path});
+  if (!encoder.waitForFinished(-1) || encoder.exitStatus() != QProcess::NormalExit ||
+      encoder.exitCode() != 0) {
+    last_error_ = tr("ffmpeg failed: %1").arg(QString::fromLocal8Bit(encoder.readAll()).trimmed());
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::onExportVideo() {
+  if (simulation_->frameCount() == 0) {
+    showError(tr("Nothing to export"), tr("Run a simulation first."));
+    return;
+  }
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Replay as Video"),
+                                                    "replay.mp4", tr("MP4 videos (*.mp4)"));
+  if (path.isEmpty()) {
+    return;
+  }
+  setBusy(true);
+  const bool written = exportVideo(path);
+  setBusy(false);
+  if (written) {
+    statusBar()->showMessage(tr("Wrote %1").arg(path), kStatusMessageMs);
+  } else {
+    showError(tr("Cannot export the video"), last_error_);
+  }
+}
+
+void MainWindow::onSimulationSettings() {
+  SimulationDialog dialog(simulation_options_, analysis_, this);
+  if (dialog.exec() == QDialog::Accepted) {
+    simulation_options_ = dialog.options();
+    setAnalysis(dialog.analysis());
+  }
+}
+
+void MainWindow::onRun() {
+  if (analysis_ == Analysis::Statics) {
+    runStatics();
+  } else {
+    runSimulation();
+  }
+}
+
+void MainWindow::setAnalysis(Analysis analysis) {
+  analysis_ = analysis;
+  run_action_->setToolTip(analysis == Analysis::Statics
+                              ? tr("Solve the static equilibrium of the model")
+                              : tr("Simulate the dynamics of the model from rest"));
+  run_action_->setStatusTip(run_action_->toolTip());
+}
+
+Analysis MainWindow::analysis() const {
+  return analysis_;
+}
+
+bool MainWindow::isStaticsRunning() const {
+  return statics_thread_ != nullptr;
+}
+
+bool MainWindow::runStatics() {
+  if (robot_.links.empty() || statics_thread_ != nullptr || simulation_->isRunning()) {
+    return false;
+  }
+  ModelPtr model;
+  try {
+    model = std::make_shared<const Model>(buildModel(robot_));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot solve the statics"), QString::fromStdString(error.what()));
+    return false;
+  }
+  stopSimulation();
+  timeline_->setFrameCount(1);
+  StaticsOptions options;
+  options.analytic_jacobian = simulation_options_.jacobian == JacobianKind::Analytic;
+  auto outcome = std::make_shared<StaticsOutcome>();
+  // the worker alone owns its Data; the model is immutable and shared
+  statics_thread_ = QThread::create([model, options, outcome] {
+    try {
+      Data data(*model);
+      const Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model->nq);
+      outcome->result = solveStatics(*model, data, q0, options);
+      outcome->frame = makeFrame(*model, data, outcome->result.q, Eigen::VectorXd::Zero(model->nv),
+                                 options.time);
+    } catch (const std::exception& error) {
+      outcome->error = error.what();
+    }
+  });
+  const std::uint64_t generation = ++statics_generation_;
+  connect(statics_thread_, &QThread::finished, this,
+          [this, outcome, generation] { onStaticsFinished(*outcome, generation); });
+  statics_thread_->start();
+  setBusy(true);
+  updateSimulationActions();
+  statusBar()->showMessage(tr("Solving the statics..."));
+  return true;
+}
+
+void MainWindow::onStaticsFinished(const StaticsOutcome& outcome, std::uint64_t generation) {
+  statics_thread_->wait();
+  delete statics_thread_;
+  statics_thread_ = nullptr;
+  setBusy(false);
+  updateSimulationActions();
+  if (generation != statics_generation_) {
+    return;  // the model changed meanwhile
+  }
+  if (!outcome.error.empty()) {
+    showError(tr("Statics failed"), QString::fromStdString(outcome.error));
+    return;
+  }
+  if (outcome.frame) {
+    viewport_->showFrame(outcome.frame);
+  }
+  plot_panel_->clear();
+  plot_panel_->setAxisTitles(tr("Newton iteration"), tr("log10 |R|"));
+  const int series = plot_panel_->addSeries(tr("statics residual log10 |R|"));
+  QList<QPointF> points;
+  const std::vector<double>& history = outcome.result.residual_history;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    points.append({static_cast<double>(i + 1), std::log10(std::max(history[i], 1e-300))});
+  }
+  plot_panel_->appendPoints(series, points);
+  if (!outcome.result.converged) {
+    showError(tr("Statics did not converge"), QString::fromStdString(outcome.result.message));
+    return;
+  }
+  statusBar()->showMessage(tr("Statics converged in %1 iterations (|R| = %2)")
+                               .arg(outcome.result.iterations)
+                               .arg(outcome.result.residual_norm, 0, 'g', 3),
+                           kStatusMessageMs);
 }
 
 }  // namespace tendril

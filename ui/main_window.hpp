@@ -2,22 +2,33 @@
 // The application window: menus, tool bars, the 3D viewport in the centre and dockable panels
 // around it. Window layout and recent files persist through QSettings, whose scope (organisation
 // and application names) is chosen by main() or by the tests.
+//
+// Editing: every change of the model is a DescriptionCommand on the undo stack (ui/edit_commands),
+// made from a description already checked by buildModel (core/model/description_edit). The
+// selection is the JSON pointer of an item ("" for the robot, "/links/2", "/cables/0", ...) shared
+// by the model tree, the property panel and the viewport highlight.
 
 #include <QMainWindow>
 #include <QStringList>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "core/model/description.hpp"
 #include "core/sim/simulation.hpp"
 #include "ui/frame_metatype.hpp"
+#include "ui/simulation_dialog.hpp"
 
 class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QThread;
+class QTimer;
 class QUndoStack;
 
 namespace tendril {
@@ -47,6 +58,71 @@ class MainWindow : public QMainWindow {
   /// \brief Starts a new, empty model.
   void newModel();
 
+  // ---- editing (each returns false, with the reason in lastError(), when nothing changed)
+  /// \brief Adds a rigid link with a \p joint at the tip of the selected link (or the world).
+  bool addRigidLink(JointType joint);
+  /// \brief Adds a soft rod of \p divisions divisions at the tip of the selected link.
+  bool addSoftRod(int divisions = 1);
+  /// \brief Adds a cable through the selected soft link.
+  bool addCable();
+  /// \brief Adds a point load at the tip of the selected link.
+  bool addPointLoad();
+  /// \brief Removes the selected item (a link with its descendants and what refers to them).
+  bool removeSelected();
+  /// \brief Attaches link \p link at the tip of \p parent (a link name or "world").
+  bool reparentLink(int link, const QString& parent);
+  /// \brief Sets the field at JSON pointer \p pointer from typed \p text; an invalid value is
+  ///        refused and its reason shown in the property panel.
+  bool setField(const QString& pointer, const QString& text);
+  /// \brief Pushes an undoable edit to \p after (checked first) and selects \p selection.
+  bool applyEdit(const QString& text, const RobotDescription& after, const QString& selection);
+
+  /// \brief JSON pointer of the selected item ("" for the robot).
+  [[nodiscard]] QString selection() const;
+  void select(const QString& pointer);
+  /// \brief The context menu of the model tree for the current selection (caller owns it).
+  [[nodiscard]] QMenu* createContextMenu();
+
+  // ---- files
+  /// \brief The bundled example models (File > Examples).
+  [[nodiscard]] static QStringList exampleFiles();
+  /// \brief Where the autosave goes: recovery.json in the application's data directory.
+  [[nodiscard]] static QString recoveryFilePath();
+  /// \brief Writes the model to the recovery file when it has unsaved changes (every minute).
+  ///        \return true when written
+  bool autosave();
+  /// \brief Loads the recovery file as an unsaved model. \return true when loaded
+  bool recoverAutosave();
+  /// \brief After a crash (a recovery file exists) asks whether to recover it.
+  void offerRecovery();
+  [[nodiscard]] QTimer* autosaveTimer() const;
+
+  // ---- replay
+  /// \brief Writes every recorded frame as frame_00000.png ... into \p directory.
+  ///        \return the number of images written (0 on failure or without a recording)
+  int exportPngSequence(const QString& directory);
+  /// \brief Encodes the recording as an H.264 video at \p frames_per_second with ffmpeg (found
+  ///        on PATH). \return false, with the reason in lastError(), on failure or without ffmpeg
+  bool exportVideo(const QString& path, int frames_per_second = 30);
+  /// \brief ffmpeg on PATH, or empty (the video export is then disabled).
+  [[nodiscard]] static QString ffmpegPath();
+  /// \brief Keeps the first tip's path of the current recording as the reference: later runs
+  ///        plot their tip error |p - p_ref(t)| [m] against it. \return false without frames
+  bool useRunAsReference();
+  void clearReference();
+  [[nodiscard]] bool hasReference() const;
+  /// \brief Plot handle of the tip-error series of the current run, or -1.
+  [[nodiscard]] int tipErrorSeries() const;
+
+  /// \brief Saves the recorded frames of the current model as a trajectory CSV (t, q, v, tips,
+  ///        energies; see core/io/results_io.hpp). \return false with lastError() on failure
+  bool saveRecording(const QString& path);
+  /// \brief Reads a trajectory CSV saved for the current model back as the recording: timeline,
+  ///        plots and viewport replay it. \return false with lastError() when it does not fit
+  bool openRecording(const QString& path);
+  /// \brief Shows recorded frame \p frame (as the timeline slider does).
+  void showRecordedFrame(int frame);
+
   [[nodiscard]] QString currentFile() const;
   [[nodiscard]] const RobotDescription& robot() const;
   [[nodiscard]] QString lastError() const;
@@ -66,6 +142,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] SimulationController* simulation() const;
   [[nodiscard]] QAction* runAction() const;
   [[nodiscard]] QAction* cancelAction() const;
+  /// \brief View > Follow Selection (checkable).
+  [[nodiscard]] QAction* followAction() const;
 
   /// \brief Settings of the next Simulate > Run (default: BDF, 2 s, a frame every 0.01 s).
   void setSimulationOptions(const SimulationOptions& options);
@@ -73,12 +151,21 @@ class MainWindow : public QMainWindow {
   /// \brief Starts the dynamics of the current model from rest on the simulation thread.
   ///        \return false (with an error box) when the model cannot be built or none is loaded
   bool runSimulation();
+  /// \brief What Run (F5) computes: the dynamics, or the static equilibrium.
+  void setAnalysis(Analysis analysis);
+  [[nodiscard]] Analysis analysis() const;
+  /// \brief Solves the statics of the current model on a worker thread; the equilibrium is shown
+  ///        and the residual of every Newton iteration plotted when it is done.
+  bool runStatics();
+  [[nodiscard]] bool isStaticsRunning() const;
 
   /// \brief Stores geometry, dock/tool bar state and recent files (also done on close).
   void saveSettings() const;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void createPanels();
@@ -90,7 +177,9 @@ class MainWindow : public QMainWindow {
   void createViewMenu();
   void createSimulateMenu();
   void createHelpMenu();
+  void createModelMenu();
   void createToolBars();
+  void populateExamplesMenu();
   void createStatusBar();
   void restoreSettings();
 
@@ -99,7 +188,20 @@ class MainWindow : public QMainWindow {
   void onSaveAs();
   void onExportScreenshot();
   void onAbout();
-  void onLinkSelected(int link_index);
+  void onPointerSelected(const QString& pointer);
+  void onViewportClicked(int link);
+  void onSimulationSettings();
+  void onRun();
+  struct StaticsOutcome;
+  void onStaticsFinished(const StaticsOutcome& outcome, std::uint64_t generation);
+  void onExportReplay();
+  void onExportVideo();
+  void applyDescription(const RobotDescription& robot, const QString& selection);
+  [[nodiscard]] int selectedLinkIndex() const;
+  [[nodiscard]] std::string attachmentParent() const;
+  void updateModelActions();
+  void updateTitle();
+  void removeRecoveryFile();
   void onSimulationFrame(const FramePtr& frame);
   void onSimulationProgress(double fraction);
   void onSimulationFinished(const QString& message, bool ok);
@@ -111,7 +213,6 @@ class MainWindow : public QMainWindow {
   void rebuildRecentMenu();
   void addRecentFile(const QString& path);
 
-  void showRobot(const RobotDescription& robot);
   void setCurrentFile(const QString& path);
   void setBusy(bool busy);
   void showError(const QString& title, const QString& message);
@@ -132,6 +233,19 @@ class MainWindow : public QMainWindow {
   QList<QDockWidget*> docks_;
 
   QMenu* recent_menu_ = nullptr;
+  QMenu* examples_menu_ = nullptr;
+  QMenu* add_link_menu_ = nullptr;
+  QMenu* add_rod_menu_ = nullptr;
+  QAction* add_cable_action_ = nullptr;
+  QAction* add_load_action_ = nullptr;
+  QAction* remove_action_ = nullptr;
+  QTimer* autosave_timer_ = nullptr;
+  QString selection_;
+  bool recovered_unsaved_ = false;
+  Analysis analysis_ = Analysis::Dynamics;
+  QThread* statics_thread_ = nullptr;     // owns nothing shared: a model copy and its own Data
+  std::uint64_t statics_generation_ = 0;  // a result for an older model is dropped  // a recovered
+                                          // model is unsaved although its history is empty
   QMenu* view_menu_ = nullptr;
   QAction* run_action_ = nullptr;
   QAction* cancel_action_ = nullptr;
@@ -141,7 +255,12 @@ class MainWindow : public QMainWindow {
   std::size_t plotted_frames_ = 0;             // recorded frames already appended to the plots
   std::array<int, 3> tip_series_{-1, -1, -1};  // plot handles of the first tip's x, y, z
   int energy_series_ = -1;
+  int tip_error_series_ = -1;
+  std::vector<std::pair<double, Eigen::Vector3d>>
+      reference_tip_;  // (t, first tip) of the reference
+  QAction* reference_action_ = nullptr;
   QList<QAction*> camera_actions_;
+  QAction* follow_action_ = nullptr;
 };
 
 }  // namespace tendril

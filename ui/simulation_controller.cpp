@@ -32,7 +32,13 @@ void SimulationController::cancel() {
 void SimulationController::discard() {
   ++generation_;  // a finish already queued by the discarded run is then ignored
   run_.reset();
+  loaded_.clear();
   running_ = false;
+}
+
+void SimulationController::setRecording(std::vector<FramePtr> frames) {
+  discard();
+  loaded_ = std::move(frames);
 }
 
 bool SimulationController::isRunning() const {
@@ -40,14 +46,14 @@ bool SimulationController::isRunning() const {
 }
 
 std::size_t SimulationController::frameCount() const {
-  return run_ ? run_->recording().size() : 0;
+  return run_ ? run_->recording().size() : loaded_.size();
 }
 
 FramePtr SimulationController::frameAt(std::size_t i) const {
   if (i >= frameCount()) {
     return nullptr;
   }
-  return run_->recording().at(i);
+  return run_ ? run_->recording().at(i) : loaded_[i];
 }
 
 std::optional<RunOutcome> SimulationController::lastOutcome() const {

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "core/model/model.hpp"
 #include "core/sim/simulation.hpp"
@@ -38,6 +39,10 @@ class SimulationController : public QObject {
   [[nodiscard]] std::size_t frameCount() const;
   /// \brief Recorded frame \p i, or nullptr when out of range.
   [[nodiscard]] FramePtr frameAt(std::size_t i) const;
+  /// \brief Replaces any run by frames read from a file (a reopened recording), replayed like a
+  ///        finished run's.
+  void setRecording(std::vector<FramePtr> frames);
+
   /// \brief How the last run ended, once it has.
   [[nodiscard]] std::optional<RunOutcome> lastOutcome() const;
 
@@ -56,6 +61,7 @@ class SimulationController : public QObject {
   void deliverLatestFrame();                     // GUI thread
 
   std::unique_ptr<SimulationRun> run_;
+  std::vector<FramePtr> loaded_;  // a reopened recording (no run_ then)
   std::uint64_t generation_ = 0;  // tells a stale queued call from an old run
   std::atomic<bool> notify_pending_{false};
   bool running_ = false;

@@ -72,7 +72,7 @@ TEST_F(MainWindowTest, ShowsEveryPanelMenuAndTheRunButton) {
   }
   EXPECT_TRUE(window.timeline()->isVisible());
   EXPECT_TRUE(window.statusBar()->isAncestorOf(window.progressBar()));
-  EXPECT_EQ(menuTitles(window), QStringList({"File", "Edit", "View", "Simulate", "Help"}));
+  EXPECT_EQ(menuTitles(window), QStringList({"File", "Edit", "View", "Model", "Simulate", "Help"}));
   const auto* run = window.findChild<QAction*>("runAction");
   ASSERT_NE(run, nullptr);
   EXPECT_FALSE(run->isEnabled());  // nothing to simulate in an empty model

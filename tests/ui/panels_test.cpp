@@ -94,7 +94,10 @@ TEST(TimelineBar, PlaybackRunsToTheLastFrameAndStops) {
   EXPECT_TRUE(bar.isPlaying());
   QTRY_VERIFY_WITH_TIMEOUT(!bar.isPlaying(), 3000);
   EXPECT_EQ(bar.currentFrame(), 5);
-  EXPECT_EQ(requested.count(), 5);
+  // playback follows the clock: frames due within one display tick are skipped, never repeated
+  EXPECT_GE(requested.count(), 1);
+  EXPECT_LE(requested.count(), 5);
+  EXPECT_EQ(requested.back().front().toInt(), 5);
 }
 
 TEST(TimelineBar, CannotPlayASingleFrame) {

@@ -110,11 +110,45 @@ TEST_F(SimulationRunTest, RunRecordsPlotsAndScrubsTheCantilever) {
 
   const QImage first = scrubTo(0);
   EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(0));
+  EXPECT_DOUBLE_EQ(window_.plotPanel()->cursorTime(), 0.0);
+  const double cursor_at_start = window_.plotPanel()->cursorPixel();
+  QElapsedTimer clock;
+  clock.start();
   const QImage middle = scrubTo(100);
   EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(100));
+  // the plot cursors follow the timeline
+  EXPECT_DOUBLE_EQ(window_.plotPanel()->cursorTime(), window_.simulation()->frameAt(100)->t);
+  EXPECT_GT(window_.plotPanel()->cursorPixel(), cursor_at_start + 20.0);
   test::saveScreenshot(first, "simulation_frame_0");
   test::saveScreenshot(middle, "simulation_frame_100");
+  test::saveScreenshot(window_.grab().toImage(), "simulation_scrubbed_to_middle_window");
   EXPECT_GT(test::countDifferentPixels(first, middle), 500);
+}
+
+// how long one scrub takes to reach the viewport and the plot cursor (no waiting in between)
+TEST_F(SimulationRunTest, ScrubbingUpdatesViewAndCursorsQuickly) {
+  SimulationOptions options = longRun();
+  options.t_end = 2.0;
+  window_.setSimulationOptions(options);
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  run();
+  ASSERT_TRUE(waitForFinish(finished));
+  const int count = window_.timeline()->frameCount();
+  ASSERT_EQ(count, 201);
+  qint64 slowest_us = 0;
+  QElapsedTimer clock;
+  for (int frame : {0, 200, 50, 150, 100, 1, 199}) {
+    clock.start();
+    timelineSlider()->setValue(frame);
+    // render both now, as the next paint would
+    (void)window_.viewport()->grabFramebuffer();
+    (void)window_.plotPanel()->grab();
+    slowest_us = std::max(slowest_us, clock.nsecsElapsed() / 1000);
+    EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(frame));
+    EXPECT_DOUBLE_EQ(window_.plotPanel()->cursorTime(), window_.simulation()->frameAt(frame)->t);
+  }
+  std::cout << "slowest scrub (slider -> rendered viewport and plot): " << slowest_us << " us\n";
+  EXPECT_LT(slowest_us, 50000);
 }
 
 TEST_F(SimulationRunTest, CancelDuringALongRunLeavesTheUiUsable) {

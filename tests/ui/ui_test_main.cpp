@@ -14,6 +14,9 @@ int main(int argc, char* argv[]) {
   if (::testing::GTEST_FLAG(list_tests)) {
     return RUN_ALL_TESTS();
   }
+  // autosave and recovery files go to a temporary data directory, never the user's
+  const QTemporaryDir data_directory;
+  qputenv("XDG_DATA_HOME", data_directory.path().toLocal8Bit());
   QSurfaceFormat::setDefaultFormat(tendril::ViewportWidget::defaultSurfaceFormat());
   QApplication app(argc, argv);
   // a scope of their own, so tests never read or overwrite a user's settings

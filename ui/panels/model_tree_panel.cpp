@@ -1,5 +1,8 @@
 #include "ui/panels/model_tree_panel.hpp"
 
+#include <QDragEnterEvent>
+#include <QDragMoveEvent>
+#include <QDropEvent>
 #include <QHeaderView>
 #include <map>
 #include <vector>
@@ -7,7 +10,8 @@
 namespace tendril {
 namespace {
 
-constexpr int kLinkIndexRole = Qt::UserRole + 1;
+constexpr int kPointerRole = Qt::UserRole + 1;
+constexpr int kLinkIndexRole = Qt::UserRole + 2;
 constexpr int kNotALink = -1;
 
 QString jointName(JointType type) {
@@ -34,11 +38,24 @@ QString jointName(JointType type) {
   return "?";
 }
 
+QTreeWidgetItem* makeItem(const QStringList& columns, const QString& pointer, int link) {
+  auto* item = new QTreeWidgetItem(columns);
+  item->setData(0, kPointerRole, pointer);
+  item->setData(0, kLinkIndexRole, link);
+  // only links move, and only links (or the robot) take a dropped link
+  Qt::ItemFlags flags = Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+  if (link != kNotALink) {
+    flags |= Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled;
+  }
+  item->setFlags(flags);
+  return item;
+}
+
 QTreeWidgetItem* makeLinkItem(const LinkDesc& link, int index) {
-  auto* item = new QTreeWidgetItem({QString::fromStdString(link.name),
-                                    link.kind == BodyKind::Soft ? "soft" : "rigid",
-                                    jointName(link.joint.type)});
-  item->setData(0, kLinkIndexRole, index);
+  QTreeWidgetItem* item =
+      makeItem({QString::fromStdString(link.name), link.kind == BodyKind::Soft ? "soft" : "rigid",
+                jointName(link.joint.type)},
+               QString("/links/%1").arg(index), index);
   item->setToolTip(0, QString("parent: %1").arg(QString::fromStdString(link.parent)));
   return item;
 }
@@ -55,18 +72,30 @@ bool isAncestorOrSelf(const QTreeWidgetItem* candidate, const QTreeWidgetItem* i
 }  // namespace
 
 ModelTreePanel::ModelTreePanel(QWidget* parent) : QTreeWidget(parent) {
-  setHeaderLabels({tr("Link"), tr("Body"), tr("Joint")});
+  setHeaderLabels({tr("Item"), tr("Kind"), tr("Joint")});
   setSelectionMode(QAbstractItemView::SingleSelection);
   setUniformRowHeights(true);
+  setDragDropMode(QAbstractItemView::InternalMove);
+  setDefaultDropAction(Qt::MoveAction);
+  setContextMenuPolicy(Qt::CustomContextMenu);
   header()->setSectionResizeMode(0, QHeaderView::Stretch);
   header()->setStretchLastSection(false);
   connect(this, &QTreeWidget::itemSelectionChanged, this, &ModelTreePanel::onSelectionChanged);
+  connect(this, &QWidget::customContextMenuRequested, this, [this](const QPoint& position) {
+    if (QTreeWidgetItem* item = itemAt(position)) {
+      setCurrentItem(item);
+    }
+    emit contextMenuRequested(viewport()->mapToGlobal(position));
+  });
 }
 
 void ModelTreePanel::setRobot(const RobotDescription& robot) {
+  const QString selected = selectedPointer();
+  const QSignalBlocker blocker(this);
   clear();
-  auto* root = new QTreeWidgetItem({QString::fromStdString(robot.name), tr("robot"), QString()});
-  root->setData(0, kLinkIndexRole, kNotALink);
+  QTreeWidgetItem* root =
+      makeItem({QString::fromStdString(robot.name), tr("robot"), QString()}, QString(), kNotALink);
+  root->setFlags(root->flags() | Qt::ItemIsDropEnabled);
   addTopLevelItem(root);
 
   // parents are named, in any order: create every item, then attach each under its parent
@@ -85,15 +114,57 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
     }
     parent_item->addChild(items[i]);
   }
+  auto owner = [&](const std::string& link) {
+    const auto found = by_name.find(link);
+    return found == by_name.end() ? root : found->second;
+  };
+  for (std::size_t i = 0; i < robot.cables.size(); ++i) {
+    owner(robot.cables[i].link)
+        ->addChild(makeItem({QString::fromStdString(robot.cables[i].name), tr("cable"), QString()},
+                            QString("/cables/%1").arg(i), kNotALink));
+  }
+  for (std::size_t i = 0; i < robot.point_loads.size(); ++i) {
+    owner(robot.point_loads[i].link)
+        ->addChild(
+            makeItem({QString::fromStdString(robot.point_loads[i].name), tr("load"), QString()},
+                     QString("/point_loads/%1").arg(i), kNotALink));
+  }
   expandAll();
   for (int column = 1; column < columnCount(); ++column) {
     resizeColumnToContents(column);
+  }
+  if (QTreeWidgetItem* item = itemFor(selected)) {
+    setCurrentItem(item);
   }
 }
 
 int ModelTreePanel::selectedLink() const {
   const QList<QTreeWidgetItem*> selected = selectedItems();
   return selected.isEmpty() ? kNotALink : selected.front()->data(0, kLinkIndexRole).toInt();
+}
+
+QString ModelTreePanel::selectedPointer() const {
+  const QList<QTreeWidgetItem*> selected = selectedItems();
+  return selected.isEmpty() ? QString() : selected.front()->data(0, kPointerRole).toString();
+}
+
+QTreeWidgetItem* ModelTreePanel::itemFor(const QString& pointer) const {
+  for (QTreeWidgetItemIterator it(const_cast<ModelTreePanel*>(this)); *it; ++it) {
+    if ((*it)->data(0, kPointerRole).toString() == pointer) {
+      return *it;
+    }
+  }
+  return nullptr;
+}
+
+void ModelTreePanel::selectPointer(const QString& pointer) {
+  QTreeWidgetItem* item = itemFor(pointer);
+  if (item == nullptr) {
+    item = topLevelItem(0);
+  }
+  if (item != nullptr && !item->isSelected()) {
+    setCurrentItem(item);
+  }
 }
 
 int ModelTreePanel::linkItemCount() const {
@@ -104,8 +175,68 @@ int ModelTreePanel::linkItemCount() const {
   return count;
 }
 
+QTreeWidgetItem* ModelTreePanel::dropTarget(const QPoint& position) const {
+  QTreeWidgetItem* target = itemAt(position);
+  if (target == nullptr) {
+    return nullptr;
+  }
+  // near the top or bottom edge of a row: between rows, below that row's parent
+  const QRect row = visualItemRect(target);
+  const int edge = row.height() / 4;
+  if ((position.y() < row.top() + edge || position.y() > row.bottom() - edge) &&
+      target->parent() != nullptr) {
+    target = target->parent();
+  }
+  while (target->parent() != nullptr && target->data(0, kLinkIndexRole).toInt() == kNotALink) {
+    target = target->parent();  // a cable or load stands for its link
+  }
+  // never onto the dragged link itself or below one of its descendants
+  const QList<QTreeWidgetItem*> selected = selectedItems();
+  if (!selected.isEmpty() && isAncestorOrSelf(selected.front(), target)) {
+    return nullptr;
+  }
+  return target;
+}
+
+void ModelTreePanel::dragEnterEvent(QDragEnterEvent* event) {
+  if (selectedLink() == kNotALink) {
+    event->ignore();
+    return;
+  }
+  event->setDropAction(Qt::MoveAction);
+  event->accept();
+}
+
+void ModelTreePanel::dragMoveEvent(QDragMoveEvent* event) {
+  QTreeWidget::dragMoveEvent(event);  // drop indicator and auto-scroll
+  if (selectedLink() != kNotALink && dropTarget(event->position().toPoint()) != nullptr) {
+    event->setDropAction(Qt::MoveAction);
+    event->accept();
+  } else {
+    event->ignore();
+  }
+}
+
+// the description decides the structure: report the wish and leave the items where they are
+void ModelTreePanel::dropEvent(QDropEvent* event) {
+  const int dragged = selectedLink();
+  QTreeWidgetItem* target = dropTarget(event->position().toPoint());
+  event->setDropAction(Qt::IgnoreAction);
+  event->accept();
+  stopAutoScroll();
+  setState(NoState);
+  viewport()->update();
+  if (dragged == kNotALink || target == nullptr) {
+    return;
+  }
+  const int parent_link = target->data(0, kLinkIndexRole).toInt();
+  emit reparentRequested(dragged,
+                         parent_link == kNotALink ? QStringLiteral("world") : target->text(0));
+}
+
 void ModelTreePanel::onSelectionChanged() {
   emit linkSelected(selectedLink());
+  emit pointerSelected(selectedPointer());
 }
 
 }  // namespace tendril

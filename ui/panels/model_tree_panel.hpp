@@ -1,5 +1,8 @@
 #pragma once
-// Left panel: the robot's links as a tree that follows the parent names.
+// Left panel: the robot's structure as a tree. Links hang below their parents; a link's cables and
+// point loads hang below it. Every item is addressed by the JSON pointer of what it shows ("" for
+// the robot, "/links/2", "/cables/0", "/point_loads/1"). Dragging a link onto another link (or the
+// robot) asks to re-parent it; the tree itself only changes when the description does.
 
 #include <QTreeWidget>
 
@@ -13,11 +16,18 @@ class ModelTreePanel : public QTreeWidget {
  public:
   explicit ModelTreePanel(QWidget* parent = nullptr);
 
-  /// \brief Shows the links of \p robot under one root item named after the robot.
+  /// \brief Shows \p robot under one root item named after the robot; keeps the selected pointer
+  ///        when it still exists.
   void setRobot(const RobotDescription& robot);
 
-  /// \brief Index of the selected link in RobotDescription::links, or -1 (robot or nothing).
+  /// \brief Index of the selected link in RobotDescription::links, or -1 (robot, other, nothing).
   [[nodiscard]] int selectedLink() const;
+  /// \brief JSON pointer of the selected item; empty for the robot or nothing.
+  [[nodiscard]] QString selectedPointer() const;
+  /// \brief Selects the item showing \p pointer (the robot for "" or an unknown pointer).
+  void selectPointer(const QString& pointer);
+  /// \brief The item showing \p pointer, or nullptr.
+  [[nodiscard]] QTreeWidgetItem* itemFor(const QString& pointer) const;
 
   /// \brief Number of link items (tests compare it with the description).
   [[nodiscard]] int linkItemCount() const;
@@ -25,9 +35,22 @@ class ModelTreePanel : public QTreeWidget {
  signals:
   /// \brief The selection changed: a link index, or -1 for the robot itself or nothing.
   void linkSelected(int link_index);
+  /// \brief The selection changed to the item showing \p pointer ("" for the robot or nothing).
+  void pointerSelected(const QString& pointer);
+  /// \brief Link \p link was dropped onto \p parent (a link name, or "world").
+  void reparentRequested(int link, const QString& parent);
+  /// \brief A context menu was asked for at \p global_position, on the item now selected.
+  void contextMenuRequested(const QPoint& global_position);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dragMoveEvent(QDragMoveEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private:
   void onSelectionChanged();
+  /// The item a link dropped at \p position would hang below (a link or the robot), or nullptr.
+  [[nodiscard]] QTreeWidgetItem* dropTarget(const QPoint& position) const;
 };
 
 }  // namespace tendril

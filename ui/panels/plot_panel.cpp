@@ -1,24 +1,52 @@
 #include "ui/panels/plot_panel.hpp"
 
 #include <QChart>
+#include <QContextMenuEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QLegendMarker>
 #include <QLineSeries>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QTextStream>
 #include <QValueAxis>
+#include <QWheelEvent>
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
 
 namespace tendril {
+namespace {
 
-PlotPanel::PlotPanel(QWidget* parent) : QChartView(parent) {
+constexpr double kWheelZoomFactor = 1.25;
+constexpr int kPanStepPixels = 20;
+const QColor kCursorColor(200, 40, 40);
+
+}  // namespace
+
+PlotPanel::PlotPanel(QWidget* parent)
+    : QChartView(parent), cursor_time_(std::numeric_limits<double>::quiet_NaN()) {
   auto* chart = new QChart();
   chart->legend()->setAlignment(Qt::AlignRight);
   chart->setMargins(QMargins(4, 4, 4, 4));
   time_axis_ = new QValueAxis(chart);
   time_axis_->setTitleText(tr("t [s]"));
   value_axis_ = new QValueAxis(chart);
+  // short labels: a wide range in long notation squeezes the plot into ellipses
+  time_axis_->setLabelFormat("%.3g");
+  value_axis_->setLabelFormat("%.3g");
   chart->addAxis(time_axis_, Qt::AlignBottom);
   chart->addAxis(value_axis_, Qt::AlignLeft);
   setChart(chart);
   setRenderHint(QPainter::Antialiasing);
   setMinimumHeight(140);
+  setRubberBand(QChartView::RectangleRubberBand);
+  setFocusPolicy(Qt::StrongFocus);
+  setToolTip(
+      tr("Drag: zoom to a rectangle; wheel: zoom; middle drag or arrows: pan; "
+         "double-click: fit; right-click: export"));
+  connect(value_axis_, &QValueAxis::rangeChanged, this, [this] { updateCursor(); });
   resetAxes();
 }
 
@@ -52,12 +80,24 @@ void PlotPanel::appendPoints(int series, const QList<QPointF>& points) {
     low = QPointF(std::min(low.x(), point.x()), std::min(low.y(), point.y()));
     high = QPointF(std::max(high.x(), point.x()), std::max(high.y(), point.y()));
   }
-  growAxes(low, high);
+  if (!zoomed_) {
+    growAxes(low, high);
+  }
+}
+
+void PlotPanel::setAxisTitles(const QString& x, const QString& y) {
+  time_axis_->setTitleText(x);
+  value_axis_->setTitleText(y);
 }
 
 void PlotPanel::clear() {
+  time_axis_->setTitleText(tr("t [s]"));
+  value_axis_->setTitleText(QString());
   chart()->removeAllSeries();
   series_.clear();
+  cursor_ = nullptr;
+  cursor_time_ = std::numeric_limits<double>::quiet_NaN();
+  zoomed_ = false;
   resetAxes();
 }
 
@@ -70,6 +110,208 @@ int PlotPanel::pointCount(int series) const {
     return 0;
   }
   return static_cast<int>(series_[static_cast<std::size_t>(series)]->count());
+}
+
+void PlotPanel::setCursorTime(double t) {
+  cursor_time_ = t;
+  updateCursor();
+}
+
+double PlotPanel::cursorTime() const {
+  return cursor_time_;
+}
+
+double PlotPanel::cursorPixel() const {
+  if (cursor_ == nullptr || !cursor_->isVisible()) {
+    return -1.0;
+  }
+  const QPointF scene = chart()->mapToPosition(QPointF(cursor_time_, value_axis_->min()), cursor_);
+  return mapFromScene(chart()->mapToScene(scene)).x();
+}
+
+// a two-point series from the bottom to the top of the value axis, out of the legend
+void PlotPanel::updateCursor() {
+  if (std::isnan(cursor_time_) || series_.empty()) {
+    if (cursor_ != nullptr) {
+      cursor_->setVisible(false);
+    }
+    return;
+  }
+  if (cursor_ == nullptr) {
+    cursor_ = new QLineSeries(chart());
+    cursor_->setName(tr("cursor"));
+    QPen pen(kCursorColor);
+    pen.setWidthF(1.5);
+    pen.setStyle(Qt::DashLine);
+    cursor_->setPen(pen);
+    chart()->addSeries(cursor_);
+    cursor_->attachAxis(time_axis_);
+    cursor_->attachAxis(value_axis_);
+    for (QLegendMarker* marker : chart()->legend()->markers(cursor_)) {
+      marker->setVisible(false);
+    }
+  }
+  cursor_->replace(
+      {QPointF(cursor_time_, value_axis_->min()), QPointF(cursor_time_, value_axis_->max())});
+  cursor_->setVisible(true);
+}
+
+bool PlotPanel::exportCsv(const QString& path) const {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+    return false;
+  }
+  // rows by time: series recorded from the same frames share their times
+  std::map<double, std::vector<std::optional<double>>> rows;
+  for (std::size_t s = 0; s < series_.size(); ++s) {
+    for (const QPointF& point : series_[s]->points()) {
+      auto& row = rows[point.x()];
+      row.resize(series_.size());
+      row[s] = point.y();
+    }
+  }
+  QTextStream out(&file);
+  out << "t";
+  for (const QLineSeries* series : series_) {
+    QString name = series->name();
+    out << ',' << '"' << name.replace('"', "\"\"") << '"';
+  }
+  out << '\n';
+  for (const auto& [t, values] : rows) {
+    out << QString::number(t, 'g', 12);
+    for (std::size_t s = 0; s < series_.size(); ++s) {
+      out << ',';
+      if (s < values.size() && values[s]) {
+        out << QString::number(*values[s], 'g', 12);
+      }
+    }
+    out << '\n';
+  }
+  return out.status() == QTextStream::Ok;
+}
+
+bool PlotPanel::exportPng(const QString& path) {
+  return grab().save(path, "PNG");
+}
+
+void PlotPanel::fitAll() {
+  zoomed_ = false;
+  resetAxes();
+  for (const QLineSeries* series : series_) {
+    const QList<QPointF> points = series->points();
+    if (points.isEmpty()) {
+      continue;
+    }
+    QPointF low = points.front(), high = points.front();
+    for (const QPointF& point : points) {
+      low = QPointF(std::min(low.x(), point.x()), std::min(low.y(), point.y()));
+      high = QPointF(std::max(high.x(), point.x()), std::max(high.y(), point.y()));
+    }
+    growAxes(low, high);
+  }
+  updateCursor();
+}
+
+void PlotPanel::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::MiddleButton) {
+    pan_from_ = event->position();
+    event->accept();
+    return;
+  }
+  QChartView::mousePressEvent(event);
+}
+
+void PlotPanel::mouseMoveEvent(QMouseEvent* event) {
+  if (pan_from_) {
+    const QPointF delta = event->position() - *pan_from_;
+    chart()->scroll(-delta.x(), delta.y());
+    pan_from_ = event->position();
+    zoomed_ = true;
+    event->accept();
+    return;
+  }
+  QChartView::mouseMoveEvent(event);
+}
+
+void PlotPanel::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() == Qt::MiddleButton && pan_from_) {
+    pan_from_.reset();
+    event->accept();
+    return;
+  }
+  // the rubber band's right-click "zoom out" is replaced by the context menu
+  if (event->button() == Qt::RightButton) {
+    event->accept();
+    return;
+  }
+  // a rubber band that zoomed: from now on new points leave the axes alone
+  const double t_min = time_axis_->min(), t_max = time_axis_->max();
+  QChartView::mouseReleaseEvent(event);
+  zoomed_ = zoomed_ || t_min != time_axis_->min() || t_max != time_axis_->max();
+}
+
+void PlotPanel::mouseDoubleClickEvent(QMouseEvent* event) {
+  fitAll();
+  event->accept();
+}
+
+void PlotPanel::wheelEvent(QWheelEvent* event) {
+  const int steps = event->angleDelta().y();
+  if (steps == 0) {
+    return;
+  }
+  chart()->zoom(steps > 0 ? kWheelZoomFactor : 1.0 / kWheelZoomFactor);
+  zoomed_ = true;
+  event->accept();
+}
+
+void PlotPanel::keyPressEvent(QKeyEvent* event) {
+  switch (event->key()) {
+    case Qt::Key_Left:
+      chart()->scroll(-kPanStepPixels, 0);
+      break;
+    case Qt::Key_Right:
+      chart()->scroll(kPanStepPixels, 0);
+      break;
+    case Qt::Key_Up:
+      chart()->scroll(0, kPanStepPixels);
+      break;
+    case Qt::Key_Down:
+      chart()->scroll(0, -kPanStepPixels);
+      break;
+    case Qt::Key_Plus:
+      chart()->zoomIn();
+      break;
+    case Qt::Key_Minus:
+      chart()->zoomOut();
+      break;
+    default:
+      QChartView::keyPressEvent(event);
+      return;
+  }
+  zoomed_ = true;
+  event->accept();
+}
+
+void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
+  QMenu menu(this);
+  menu.addAction(tr("&Fit All"), this, &PlotPanel::fitAll);
+  menu.addSeparator();
+  menu.addAction(tr("Export &CSV..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Plot Data"), "plot.csv",
+                                                      tr("CSV files (*.csv)"));
+    if (!path.isEmpty()) {
+      exportCsv(path);
+    }
+  });
+  menu.addAction(tr("Export &PNG..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Plot Image"), "plot.png",
+                                                      tr("PNG images (*.png)"));
+    if (!path.isEmpty()) {
+      exportPng(path);
+    }
+  });
+  menu.exec(event->globalPos());
 }
 
 void PlotPanel::resetAxes() {

@@ -1,9 +1,13 @@
 #pragma once
-// Bottom panel: time series (energies, joint signals) as a Qt Charts line chart.
+// Bottom panel: time series (tip position, energies) as a Qt Charts line chart, with a vertical
+// cursor at the time shown by the timeline. Rubber-band zoom (drag), wheel zoom, pan with the
+// middle button or the arrow keys, double-click (or the context menu) to fit everything again;
+// the context menu also exports the data as CSV and the picture as PNG.
 
 #include <QChartView>
 #include <QList>
 #include <QPointF>
+#include <optional>
 #include <vector>
 
 class QLineSeries;
@@ -29,20 +33,51 @@ class PlotPanel : public QChartView {
   ///        for the whole batch, which keeps long live plots cheap.
   void appendPoints(int series, const QList<QPointF>& points);
 
-  /// \brief Removes every series and resets the axes.
+  /// \brief Removes every series and resets the axes (and their titles: t [s] and none).
   void clear();
+  /// \brief Titles of the horizontal and vertical axes until the next clear().
+  void setAxisTitles(const QString& x, const QString& y);
 
   [[nodiscard]] int seriesCount() const;
   [[nodiscard]] int pointCount(int series) const;
 
+  /// \brief Moves the vertical cursor to time \p t [s] (NaN hides it).
+  void setCursorTime(double t);
+  /// \brief Time of the cursor, NaN when hidden.
+  [[nodiscard]] double cursorTime() const;
+  /// \brief Where the cursor is drawn, in widget pixels (x), or -1 when hidden.
+  [[nodiscard]] double cursorPixel() const;
+
+  /// \brief Writes one row per time: t, then every series (empty where a series has no point).
+  ///        \return false when the file cannot be written
+  bool exportCsv(const QString& path) const;
+  /// \brief Saves the chart as a PNG image. \return false on failure
+  bool exportPng(const QString& path);
+  /// \brief Fits the axes to every point again (after zooming or panning).
+  void fitAll();
+
+ protected:
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
+
  private:
   void resetAxes();
   void growAxes(const QPointF& low, const QPointF& high);
+  void updateCursor();
 
   QValueAxis* time_axis_ = nullptr;
   QValueAxis* value_axis_ = nullptr;
   std::vector<QLineSeries*> series_;
+  QLineSeries* cursor_ = nullptr;
+  double cursor_time_;
   bool has_points_ = false;
+  bool zoomed_ = false;  ///< the user zoomed or panned: new points no longer move the axes
+  std::optional<QPointF> pan_from_;
 };
 
 }  // namespace tendril

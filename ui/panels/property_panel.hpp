@@ -1,23 +1,61 @@
 #pragma once
-// Right panel: the fields of the selected link (or of the robot), read-only for now.
+// Right panel: every field of the selected item (a link, a cable, a point load, or the robot)
+// with its unit, straight from the engine's JSON form of the description. Leaves are edited in
+// place (a list of choices for enumerated fields); the panel only reports what was typed
+// (editRequested): the main window checks it, applies it as an undoable edit, or hands the reason
+// back (showError) while the old value stays.
 
-#include <QTreeWidget>
+#include <QString>
+#include <QWidget>
 
 #include "core/model/description.hpp"
 
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
 namespace tendril {
 
-class PropertyPanel : public QTreeWidget {
+class PropertyPanel : public QWidget {
   Q_OBJECT
 
  public:
   explicit PropertyPanel(QWidget* parent = nullptr);
 
-  /// \brief Shows robot-wide fields, or those of link \p link_index when it is a valid index.
+  /// \brief Shows the fields of the item at \p pointer ("" or an unknown pointer: the robot's
+  ///        own fields). Clears any error shown.
+  void showSelection(const RobotDescription& robot, const QString& pointer);
+  /// \brief Shows link \p link_index, or the robot for an invalid index.
   void showSelection(const RobotDescription& robot, int link_index);
 
   /// \brief Text of the value whose property is named \p name at any depth, or empty.
   [[nodiscard]] QString valueOf(const QString& name) const;
+  /// \brief Unit shown beside the property named \p name, or empty.
+  [[nodiscard]] QString unitOf(const QString& name) const;
+  /// \brief The row of the field at JSON pointer \p pointer, or nullptr.
+  [[nodiscard]] QTreeWidgetItem* itemFor(const QString& pointer) const;
+  /// \brief Opens the editor of the field at \p pointer. \return false when it is not editable
+  bool editField(const QString& pointer);
+  [[nodiscard]] QTreeWidget* tree() const;
+  /// \brief Pointer of the item shown.
+  [[nodiscard]] QString shownPointer() const;
+
+  /// \brief Shows why the last edit was refused (empty: hides the message).
+  void showError(const QString& message);
+  [[nodiscard]] QString errorText() const;
+
+ signals:
+  /// \brief The field at \p pointer was given the text \p text (not yet checked).
+  void editRequested(const QString& pointer, const QString& text);
+
+ private:
+  void onItemChanged(QTreeWidgetItem* item, int column);
+
+  QLabel* title_ = nullptr;
+  QTreeWidget* tree_ = nullptr;
+  QLabel* error_ = nullptr;
+  QString pointer_;
+  bool populating_ = false;
 };
 
 }  // namespace tendril

@@ -1,6 +1,7 @@
 #include "ui/panels/timeline_bar.hpp"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -8,24 +9,43 @@
 #include <QTimer>
 #include <QToolButton>
 #include <algorithm>
+#include <cmath>
 
 namespace tendril {
 namespace {
 
 constexpr double kSpeeds[] = {0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0};
 constexpr int kNormalSpeedIndex = 3;
-constexpr int kDisplayRateHz = 60;  // frames are published every 1/60 s of simulated time
+constexpr int kTickMs = 15;                           // about 60 display updates per second
+constexpr double kDefaultFrameInterval = 1.0 / 60.0;  // [s]
 
 }  // namespace
 
-TimelineBar::TimelineBar(QWidget* parent) : QToolBar(tr("Timeline"), parent) {
+TimelineBar::TimelineBar(QWidget* parent)
+    : QToolBar(tr("Timeline"), parent), frame_interval_(kDefaultFrameInterval) {
   setObjectName("timelineBar");
+
+  back_button_ = new QToolButton(this);
+  back_button_->setObjectName("stepBackButton");
+  back_button_->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+  back_button_->setToolTip(tr("Previous frame (,)"));
+  back_button_->setShortcut(QKeySequence(Qt::Key_Comma));
+  addWidget(back_button_);
 
   play_button_ = new QToolButton(this);
   play_button_->setCheckable(true);
   play_button_->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
   play_button_->setToolTip(tr("Play / pause the recorded frames"));
+  play_button_->setObjectName("playButton");
+  play_button_->setShortcut(QKeySequence(Qt::Key_Space));
   addWidget(play_button_);
+
+  forward_button_ = new QToolButton(this);
+  forward_button_->setObjectName("stepForwardButton");
+  forward_button_->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+  forward_button_->setToolTip(tr("Next frame (.)"));
+  forward_button_->setShortcut(QKeySequence(Qt::Key_Period));
+  addWidget(forward_button_);
 
   slider_ = new QSlider(Qt::Horizontal, this);
   slider_->setToolTip(tr("Scrub through the recorded frames"));
@@ -45,14 +65,22 @@ TimelineBar::TimelineBar(QWidget* parent) : QToolBar(tr("Timeline"), parent) {
   speed_box_->setCurrentIndex(kNormalSpeedIndex);
   addWidget(speed_box_);
 
+  loop_button_ = new QToolButton(this);
+  loop_button_->setObjectName("loopButton");
+  loop_button_->setText(tr("Loop"));
+  loop_button_->setCheckable(true);
+  loop_button_->setToolTip(tr("Start again from the first frame at the end"));
+  addWidget(loop_button_);
+
   playback_timer_ = new QTimer(this);
+  playback_timer_->setInterval(kTickMs);
+  connect(back_button_, &QToolButton::clicked, this, &TimelineBar::stepBackward);
+  connect(forward_button_, &QToolButton::clicked, this, &TimelineBar::stepForward);
   connect(play_button_, &QToolButton::toggled, this, &TimelineBar::setPlaying);
   connect(slider_, &QSlider::valueChanged, this, &TimelineBar::onSliderMoved);
   connect(playback_timer_, &QTimer::timeout, this, &TimelineBar::onPlaybackTick);
   connect(speed_box_, &QComboBox::currentIndexChanged, this, [this] {
-    if (isPlaying()) {
-      playback_timer_->start(static_cast<int>(1000.0 / (kDisplayRateHz * speed())));
-    }
+    restartClock();
     emit speedChanged(speed());
   });
   setFrameCount(0);
@@ -84,6 +112,46 @@ double TimelineBar::speed() const {
   return speed_box_->currentData().toDouble();
 }
 
+void TimelineBar::setSpeed(double speed) {
+  int nearest = 0;
+  for (int i = 0; i < speed_box_->count(); ++i) {
+    if (std::abs(speed_box_->itemData(i).toDouble() - speed) <
+        std::abs(speed_box_->itemData(nearest).toDouble() - speed)) {
+      nearest = i;
+    }
+  }
+  speed_box_->setCurrentIndex(nearest);
+}
+
+bool TimelineBar::isLooping() const {
+  return loop_button_->isChecked();
+}
+
+void TimelineBar::setLooping(bool looping) {
+  loop_button_->setChecked(looping);
+}
+
+void TimelineBar::setFrameInterval(double seconds) {
+  frame_interval_ = seconds > 0.0 ? seconds : kDefaultFrameInterval;
+  restartClock();
+}
+
+void TimelineBar::stepForward() {
+  setPlaying(false);
+  slider_->setValue(std::min(currentFrame() + 1, slider_->maximum()));
+}
+
+void TimelineBar::stepBackward() {
+  setPlaying(false);
+  slider_->setValue(std::max(currentFrame() - 1, 0));
+}
+
+// playback follows the wall clock from the frame where it (re)started
+void TimelineBar::restartClock() {
+  clock_.start();
+  clock_start_frame_ = currentFrame();
+}
+
 void TimelineBar::setCurrentFrame(int frame) {
   const QSignalBlocker blocker(slider_);
   slider_->setValue(frame);
@@ -102,7 +170,12 @@ void TimelineBar::setPlaying(bool playing) {
     return;
   }
   if (playing) {
-    playback_timer_->start(static_cast<int>(1000.0 / (kDisplayRateHz * speed())));
+    if (currentFrame() >= slider_->maximum()) {
+      const QSignalBlocker blocker(slider_);
+      slider_->setValue(0);  // play from the start again
+    }
+    restartClock();
+    playback_timer_->start();
   } else {
     playback_timer_->stop();
   }
@@ -115,11 +188,22 @@ void TimelineBar::onSliderMoved(int frame) {
 }
 
 void TimelineBar::onPlaybackTick() {
-  if (currentFrame() >= slider_->maximum()) {
-    setPlaying(false);
+  const double elapsed = 1e-3 * static_cast<double>(clock_.elapsed());
+  const int target =
+      clock_start_frame_ + static_cast<int>(std::floor(elapsed * speed() / frame_interval_));
+  if (target > slider_->maximum()) {
+    if (isLooping()) {
+      slider_->setValue(0);
+      restartClock();
+    } else {
+      slider_->setValue(slider_->maximum());
+      setPlaying(false);
+    }
     return;
   }
-  slider_->setValue(currentFrame() + 1);
+  if (target != currentFrame()) {
+    slider_->setValue(target);
+  }
 }
 
 void TimelineBar::updateLabel() {
@@ -130,6 +214,8 @@ void TimelineBar::updateEnabled() {
   const bool has_frames = frameCount() > 1;
   slider_->setEnabled(has_frames);
   play_button_->setEnabled(has_frames);
+  back_button_->setEnabled(has_frames);
+  forward_button_->setEnabled(has_frames);
 }
 
 }  // namespace tendril

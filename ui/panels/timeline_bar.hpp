@@ -1,6 +1,8 @@
 #pragma once
-// Bottom tool bar: scrub through recorded frames, play/pause, playback speed.
+// Bottom tool bar: scrub through recorded frames, single steps, play/pause, playback speed
+// (0.1x to 10x of real time, frames skipped when they come faster than the display) and loop.
 
+#include <QElapsedTimer>
 #include <QToolBar>
 
 class QComboBox;
@@ -24,11 +26,20 @@ class TimelineBar : public QToolBar {
   [[nodiscard]] bool isPlaying() const;
   /// \brief Playback speed factor, 0.1 to 10.
   [[nodiscard]] double speed() const;
+  /// \brief Chooses the offered speed nearest to \p speed.
+  void setSpeed(double speed);
+  [[nodiscard]] bool isLooping() const;
+  /// \brief Simulated time between two frames [s]: playback at 1x shows one second per second.
+  void setFrameInterval(double seconds);
 
  public slots:
   /// \brief Moves the slider without emitting frameRequested (the frame is already shown).
   void setCurrentFrame(int frame);
   void setPlaying(bool playing);
+  void setLooping(bool looping);
+  /// \brief One frame forward or back (stops playback).
+  void stepForward();
+  void stepBackward();
 
  signals:
   /// \brief The user (or playback) asks to show frame \p frame.
@@ -42,7 +53,15 @@ class TimelineBar : public QToolBar {
   void updateLabel();
   void updateEnabled();
 
+  void restartClock();
+
   QToolButton* play_button_ = nullptr;
+  QToolButton* back_button_ = nullptr;
+  QToolButton* forward_button_ = nullptr;
+  QToolButton* loop_button_ = nullptr;
+  double frame_interval_;
+  QElapsedTimer clock_;
+  int clock_start_frame_ = 0;
   QSlider* slider_ = nullptr;
   QLabel* frame_label_ = nullptr;
   QComboBox* speed_box_ = nullptr;

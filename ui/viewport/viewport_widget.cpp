@@ -19,6 +19,7 @@
 #include <QScopedValueRollback>
 #include <QScreen>
 #include <QWheelEvent>
+#include <optional>
 
 #include "ui/viewport/scene/robot_scene.hpp"
 #include "ui/viewport/scene/scene_setup.hpp"
@@ -28,6 +29,7 @@ namespace {
 
 constexpr int kUnscaledDpi = 72;  // vtkWindow's default
 constexpr double kAxesViewportSize = 0.2;
+constexpr int kClickSlopPixels = 4;  // a press and release closer than this is a click
 
 }  // namespace
 
@@ -43,6 +45,33 @@ struct ViewportWidget::Impl {
   QSurface* surface = nullptr;  ///< Qt's surface for the context, captured in initializeGL
   bool in_paint = false;
   bool camera_moved_by_user = false;  ///< until then, resizing refits the view
+  std::optional<QPointF> left_press;  ///< where the left button went down, while it is down
+  int followed_link = -1;
+
+  // where a link is in a frame: a body's centre of mass, a rod's tip
+  static std::optional<Eigen::Vector3d> linkPoint(const Frame& frame, int link) {
+    for (const BodyShape& body : frame.bodies) {
+      if (body.link == link) return body.pose_W.translation();
+    }
+    for (const RodShape& rod : frame.rods) {
+      if (rod.link == link && !rod.points.empty()) return rod.points.back();
+    }
+    return std::nullopt;
+  }
+
+  // the camera keeps its offset from the focal point, which moves onto the link
+  void follow() {
+    if (followed_link < 0 || !frame) return;
+    const std::optional<Eigen::Vector3d> target = linkPoint(*frame, followed_link);
+    if (!target) return;
+    vtkCamera* camera = renderer->GetActiveCamera();
+    Eigen::Vector3d focal, position;
+    camera->GetFocalPoint(focal.data());
+    camera->GetPosition(position.data());
+    const Eigen::Vector3d moved = position + (*target - focal);
+    camera->SetFocalPoint(target->x(), target->y(), target->z());
+    camera->SetPosition(moved.x(), moved.y(), moved.z());
+  }
 
   explicit Impl(ViewportWidget* widget) : owner(widget) {
     styleRenderer(renderer);
@@ -188,6 +217,50 @@ FramePtr ViewportWidget::currentFrame() const {
   return impl_->frame;
 }
 
+QPointF ViewportWidget::projectToWidget(const Eigen::Vector3d& p_W) const {
+  vtkRenderer* renderer = impl_->renderer;
+  renderer->SetWorldPoint(p_W.x(), p_W.y(), p_W.z(), 1.0);
+  renderer->WorldToDisplay();
+  double display[3];
+  renderer->GetDisplayPoint(display);
+  const qreal ratio = devicePixelRatioF();
+  const int* size = impl_->window->GetSize();
+  return {display[0] / ratio, (size[1] - display[1]) / ratio};
+}
+
+int ViewportWidget::linkAt(const QPointF& position) const {
+  const qreal ratio = devicePixelRatioF();
+  const int* size = impl_->window->GetSize();
+  return impl_->scene.pickLink(position.x() * ratio, size[1] - position.y() * ratio);
+}
+
+int ViewportWidget::cableLineCount() const {
+  return impl_->scene.cableLineCount();
+}
+
+int ViewportWidget::loadArrowCount() const {
+  return impl_->scene.loadArrowCount();
+}
+
+void ViewportWidget::setDescription(const RobotDescription& robot) {
+  impl_->scene.setDescription(robot);
+  if (impl_->frame) {
+    impl_->scene.show(*impl_->frame);
+  }
+  update();
+}
+
+int ViewportWidget::highlightedLink() const {
+  return impl_->scene.highlightedLink();
+}
+
+void ViewportWidget::setHighlightedLink(int link) {
+  if (link != impl_->scene.highlightedLink()) {
+    impl_->scene.setHighlightedLink(link);
+    update();
+  }
+}
+
 void ViewportWidget::showFrame(FramePtr frame) {
   impl_->frame = frame;
   if (!frame) {
@@ -195,7 +268,30 @@ void ViewportWidget::showFrame(FramePtr frame) {
   } else if (impl_->scene.show(*frame)) {
     resetView();
   }
+  impl_->follow();
   update();
+}
+
+void ViewportWidget::setFollowedLink(int link) {
+  impl_->followed_link = link;
+  impl_->follow();
+  update();
+}
+
+int ViewportWidget::followedLink() const {
+  return impl_->followed_link;
+}
+
+void ViewportWidget::setColorRodsByCurvature(bool on) {
+  impl_->scene.setColorRodsByScalar(on);
+  if (impl_->frame) {
+    impl_->scene.show(*impl_->frame);
+  }
+  update();
+}
+
+bool ViewportWidget::colorsRodsByCurvature() const {
+  return impl_->scene.colorsRodsByScalar();
 }
 
 void ViewportWidget::fitView() {
@@ -313,6 +409,9 @@ unsigned long releaseEventFor(Qt::MouseButton button) {
 }  // namespace
 
 void ViewportWidget::mousePressEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton) {
+    impl_->left_press = event->position();
+  }
   if (const unsigned long vtk_event = pressEventFor(event->button());
       vtk_event != vtkCommand::NoEvent) {
     forwardMouseEvent(event, vtk_event);
@@ -327,6 +426,14 @@ void ViewportWidget::mouseReleaseEvent(QMouseEvent* event) {
   if (const unsigned long vtk_event = releaseEventFor(event->button());
       vtk_event != vtkCommand::NoEvent) {
     forwardMouseEvent(event, vtk_event);
+  }
+  if (event->button() == Qt::LeftButton && impl_->left_press) {
+    const bool click =
+        (event->position() - *impl_->left_press).manhattanLength() < kClickSlopPixels;
+    impl_->left_press.reset();
+    if (click) {
+      emit linkClicked(linkAt(event->position()));
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 // Qt 5 only on Debian 12; see docs in style.md section 3.6.1). This header includes no VTK.
 
 #include <QOpenGLWidget>
+#include <QPointF>
 #include <QSurfaceFormat>
 #include <array>
 #include <memory>
@@ -38,6 +39,20 @@ class ViewportWidget : public QOpenGLWidget {
 
   [[nodiscard]] FramePtr currentFrame() const;
 
+  /// \brief Where world point \p p_W appears in widget coordinates (logical pixels).
+  [[nodiscard]] QPointF projectToWidget(const Eigen::Vector3d& p_W) const;
+  /// \brief The link drawn at widget position \p position, or -1.
+  [[nodiscard]] int linkAt(const QPointF& position) const;
+  [[nodiscard]] int highlightedLink() const;
+  [[nodiscard]] int followedLink() const;
+  [[nodiscard]] bool colorsRodsByCurvature() const;
+  /// \brief Cable polylines and point-load arrows drawn now.
+  [[nodiscard]] int cableLineCount() const;
+  [[nodiscard]] int loadArrowCount() const;
+
+  /// \brief The cables and point loads to draw over the frames (redraws the current one).
+  void setDescription(const RobotDescription& robot);
+
  public slots:
   /// \brief Shows \p frame (nullptr clears the view). The camera is reset when the robot's
   ///        structure changes, e.g. after loading another model.
@@ -47,6 +62,17 @@ class ViewportWidget : public QOpenGLWidget {
   /// \brief Back to the isometric view, fitted to the robot.
   void resetView();
   void setViewDirection(tendril::ViewDirection direction);
+  /// \brief Tints link \p link (-1: nothing) as the selection.
+  void setHighlightedLink(int link);
+  /// \brief Keeps link \p link (-1: nothing) at the centre of the view as frames change: the
+  ///        camera moves with the body's centre of mass or the rod's tip, keeping its direction.
+  void setFollowedLink(int link);
+  /// \brief Colours the rods by curvature [1/m] instead of their plain colour.
+  void setColorRodsByCurvature(bool on);
+
+ signals:
+  /// \brief A left click without dragging landed on link \p link (-1: on nothing).
+  void linkClicked(int link);
 
  protected:
   void initializeGL() override;

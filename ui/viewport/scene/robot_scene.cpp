@@ -2,10 +2,15 @@
 
 #include <vtkActor.h>
 #include <vtkAlgorithmOutput.h>
+#include <vtkAppendPolyData.h>
+#include <vtkArrowSource.h>
+#include <vtkCamera.h>
 #include <vtkCellArray.h>
+#include <vtkCellPicker.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
 #include <vtkDoubleArray.h>
+#include <vtkLookupTable.h>
 #include <vtkMatrix4x4.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
@@ -14,6 +19,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkPolyLine.h>
 #include <vtkProperty.h>
+#include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
 #include <vtkSphereSource.h>
@@ -33,6 +39,8 @@ namespace {
 constexpr int kTubeSides = 24;
 constexpr int kShapeResolution = 48;
 constexpr int kGridLinesPerSide = 10;
+constexpr double kPickTolerance = 0.002;    // fraction of the window diagonal
+constexpr double kHighlightAmbient = 0.55;  // how strongly the highlight tint shows
 
 /// What decides the actors' topology: equal signatures mean points and poses can be updated.
 struct StructureSignature {
@@ -107,6 +115,15 @@ void updateRodActor(RodActor& rod, const RodShape& shape) {
   }
   rod.centreline->SetPoints(points);
   rod.centreline->GetPointData()->SetScalars(radii);
+  // the colour-map value rides along as a second array (the tube filter keeps every array)
+  vtkNew<vtkDoubleArray> value;
+  value->SetName("value");
+  value->SetNumberOfTuples(count);
+  for (vtkIdType i = 0; i < count; ++i) {
+    const auto sample = static_cast<std::size_t>(i);
+    value->SetValue(i, sample < shape.scalar.size() ? shape.scalar[sample] : 0.0);
+  }
+  rod.centreline->GetPointData()->AddArray(value);
   if (shape.orientations.size() == shape.points.size()) {
     vtkNew<vtkDoubleArray> normals;
     normals->SetNumberOfComponents(3);
@@ -218,6 +235,175 @@ vtkSmartPointer<vtkPolyData> makeGrid(const std::optional<Bounds>& robot) {
   return grid;
 }
 
+constexpr double kCableLineWidth = 3.0;
+constexpr double kArrowLength = 0.08;  // [m]: arrows show where and which way, not how much
+constexpr Rgb kCableColor{0.80, 0.10, 0.12};
+constexpr Rgb kLoadColor{0.95, 0.55, 0.05};
+
+double polynomial(const std::vector<double>& coefficients, double x) {
+  double value = 0.0;
+  for (auto c = coefficients.rbegin(); c != coefficients.rend(); ++c) {
+    value = value * x + *c;
+  }
+  return value;
+}
+
+/// Abscissa X [m] of each centreline sample: arc length scaled to the rod's reference length
+/// (exact for an inextensible rod, close enough to place a preview otherwise).
+std::vector<double> sampleAbscissae(const RodShape& rod, double length) {
+  std::vector<double> X(rod.points.size(), 0.0);
+  for (std::size_t i = 1; i < X.size(); ++i) {
+    X[i] = X[i - 1] + (rod.points[i] - rod.points[i - 1]).norm();
+  }
+  const double arc = X.empty() ? 0.0 : X.back();
+  for (double& x : X) {
+    x = arc > 0.0 ? x * length / arc : 0.0;
+  }
+  return X;
+}
+
+/// Pose of the centreline at abscissa X, interpolated between samples.
+void rodPoseAt(const RodShape& rod, const std::vector<double>& X, double x, Eigen::Vector3d& p,
+               Eigen::Matrix3d& R) {
+  std::size_t i = 1;
+  while (i + 1 < X.size() && X[i] < x) ++i;
+  const double span = X[i] - X[i - 1];
+  const double s = span > 0.0 ? std::clamp((x - X[i - 1]) / span, 0.0, 1.0) : 0.0;
+  p = (1.0 - s) * rod.points[i - 1] + s * rod.points[i];
+  R = s < 0.5 ? rod.orientations[i - 1] : rod.orientations[i];
+}
+
+const RodShape* rodOf(const Frame& frame, int link) {
+  for (const RodShape& rod : frame.rods) {
+    if (rod.link == link && rod.points.size() >= 2 && rod.orientations.size() == rod.points.size())
+      return &rod;
+  }
+  return nullptr;
+}
+
+int linkIndex(const RobotDescription& robot, const std::string& name) {
+  for (std::size_t i = 0; i < robot.links.size(); ++i) {
+    if (robot.links[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+/// Each cable as a polyline through its divisions, offset from the centreline in the section.
+vtkSmartPointer<vtkPolyData> makeCableLines(const RobotDescription& robot, const Frame& frame,
+                                            int& count) {
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkCellArray> lines;
+  count = 0;
+  for (const CableDesc& cable : robot.cables) {
+    const int link = linkIndex(robot, cable.link);
+    const RodShape* rod = link >= 0 ? rodOf(frame, link) : nullptr;
+    if (rod == nullptr) continue;
+    const auto& divisions = robot.links[static_cast<std::size_t>(link)].soft.divisions;
+    std::vector<double> start(divisions.size() + 1, 0.0);
+    for (std::size_t d = 0; d < divisions.size(); ++d)
+      start[d + 1] = start[d] + divisions[d].length;
+    const std::vector<double> X = sampleAbscissae(*rod, start.back());
+    std::vector<vtkIdType> ids;
+    for (const CableSegmentDesc& segment : cable.path) {
+      if (segment.division < 0 || segment.division >= static_cast<int>(divisions.size())) continue;
+      const auto d = static_cast<std::size_t>(segment.division);
+      for (std::size_t i = 0; i < X.size(); ++i) {
+        if (X[i] < start[d] - 1e-9 || X[i] > start[d + 1] + 1e-9) continue;
+        const double local = X[i] - start[d];
+        const Eigen::Vector3d offset(0.0, polynomial(segment.y, local),
+                                     polynomial(segment.z, local));
+        const Eigen::Vector3d p = rod->points[i] + rod->orientations[i] * offset;
+        ids.push_back(points->InsertNextPoint(p.x(), p.y(), p.z()));
+      }
+    }
+    if (ids.size() >= 2) {
+      lines->InsertNextCell(static_cast<vtkIdType>(ids.size()), ids.data());
+      ++count;
+    }
+  }
+  auto data = vtkSmartPointer<vtkPolyData>::New();
+  data->SetPoints(points);
+  data->SetLines(lines);
+  return data;
+}
+
+/// An arrow whose tip touches the application point, pointing along the load's force (or its
+/// moment when it has no force).
+vtkSmartPointer<vtkPolyData> makeLoadArrows(const RobotDescription& robot, const Frame& frame,
+                                            int& count) {
+  vtkNew<vtkAppendPolyData> arrows;
+  count = 0;
+  for (const PointLoadDesc& load : robot.point_loads) {
+    const int link = linkIndex(robot, load.link);
+    if (link < 0) continue;
+    Eigen::Vector3d p = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
+    bool placed = false;
+    if (const RodShape* rod = rodOf(frame, link)) {
+      double length = 0.0;
+      for (const DivisionDesc& d : robot.links[static_cast<std::size_t>(link)].soft.divisions) {
+        length += d.length;
+      }
+      const std::vector<double> X = sampleAbscissae(*rod, length);
+      rodPoseAt(*rod, X, load.abscissa < 0.0 ? length : load.abscissa, p, R);
+      placed = true;
+    }
+    for (const BodyShape& body : frame.bodies) {
+      if (body.link != link) continue;
+      const Vec3& com = robot.links[static_cast<std::size_t>(link)].rigid.com;
+      R = body.pose_W.linear();
+      p = body.pose_W.translation() - R * Eigen::Vector3d(com[0], com[1], com[2]);
+      placed = true;
+    }
+    if (!placed) continue;
+    const Eigen::Vector3d at =
+        p + R * Eigen::Vector3d(load.offset[0], load.offset[1], load.offset[2]);
+    Eigen::Vector3d direction(load.wrench[3], load.wrench[4], load.wrench[5]);
+    if (direction.norm() == 0.0)
+      direction = Eigen::Vector3d(load.wrench[0], load.wrench[1], load.wrench[2]);
+    if (direction.norm() == 0.0) continue;
+    if (load.frame == LoadFrame::Local) direction = R * direction;
+    direction.normalize();
+    // vtkArrowSource points along +x from 0 to 1: scale, turn x onto the direction, end at the
+    // point
+    const Eigen::Vector3d axis = Eigen::Vector3d::UnitX().cross(direction);
+    const double angle = std::atan2(axis.norm(), direction.x());
+    vtkNew<vtkTransform> place;
+    const Eigen::Vector3d base = at - kArrowLength * direction;
+    place->Translate(base.x(), base.y(), base.z());
+    if (axis.norm() > 1e-12) {
+      place->RotateWXYZ(angle * 180.0 / 3.14159265358979323846, axis.x(), axis.y(), axis.z());
+    } else if (direction.x() < 0.0) {
+      place->RotateWXYZ(180.0, 0.0, 0.0, 1.0);
+    }
+    place->Scale(kArrowLength, kArrowLength, kArrowLength);
+    vtkNew<vtkArrowSource> arrow;
+    arrow->SetShaftRadius(0.04);
+    arrow->SetTipRadius(0.12);
+    vtkNew<vtkTransformPolyDataFilter> placed_arrow;
+    placed_arrow->SetInputConnection(arrow->GetOutputPort());
+    placed_arrow->SetTransform(place);
+    placed_arrow->Update();
+    arrows->AddInputData(placed_arrow->GetOutput());
+    ++count;
+  }
+  if (count == 0) return vtkSmartPointer<vtkPolyData>::New();
+  arrows->Update();
+  auto data = vtkSmartPointer<vtkPolyData>::New();
+  data->ShallowCopy(arrows->GetOutput());
+  return data;
+}
+
+vtkSmartPointer<vtkActor> makeOverlayActor(const Rgb& color) {
+  auto actor = vtkSmartPointer<vtkActor>::New();
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputData(vtkSmartPointer<vtkPolyData>::New());
+  actor->SetMapper(mapper);
+  actor->GetProperty()->SetColor(color[0], color[1], color[2]);
+  actor->PickableOff();
+  return actor;
+}
+
 }  // namespace
 
 struct RobotScene::Impl {
@@ -225,8 +411,47 @@ struct RobotScene::Impl {
   std::optional<StructureSignature> signature;
   std::vector<RodActor> rods;
   std::vector<vtkSmartPointer<vtkActor>> bodies;
+  std::vector<int> rod_links, body_links;  // link index of each rod and body actor
+  int highlighted_link = -1;
   vtkSmartPointer<vtkActor> grid = vtkSmartPointer<vtkActor>::New();
+  vtkSmartPointer<vtkActor> cables = makeOverlayActor(kCableColor);
+  // cables run inside their rods: drawn in a layer above the scene, seen through the rod
+  vtkSmartPointer<vtkRenderer> overlay = vtkSmartPointer<vtkRenderer>::New();
+  vtkRenderWindow* overlay_window = nullptr;
+
+  void attachOverlay() {
+    vtkRenderWindow* window = renderer->GetRenderWindow();
+    if (window == nullptr || window == overlay_window) {
+      return;
+    }
+    detachOverlay();
+    window->SetNumberOfLayers(std::max(window->GetNumberOfLayers(), 2));
+    overlay->SetLayer(1);
+    overlay->InteractiveOff();
+    overlay->SetActiveCamera(renderer->GetActiveCamera());
+    window->AddRenderer(overlay);
+    overlay_window = window;
+  }
+
+  void detachOverlay() {
+    if (overlay_window != nullptr) {
+      overlay_window->RemoveRenderer(overlay);
+      overlay_window = nullptr;
+    }
+  }
+  vtkSmartPointer<vtkActor> loads = makeOverlayActor(kLoadColor);
+  RobotDescription description;
+  int cable_count = 0, load_count = 0;
   int rebuild_count = 0;
+
+  void updateOverlays(const Frame* frame) {
+    static const Frame kEmpty;
+    const Frame& source = frame != nullptr ? *frame : kEmpty;
+    static_cast<vtkPolyDataMapper*>(cables->GetMapper())
+        ->SetInputData(makeCableLines(description, source, cable_count));
+    static_cast<vtkPolyDataMapper*>(loads->GetMapper())
+        ->SetInputData(makeLoadArrows(description, source, load_count));
+  }
 
   Impl(vtkRenderer* target) : renderer(target) {
     vtkNew<vtkPolyDataMapper> mapper;
@@ -236,6 +461,11 @@ struct RobotScene::Impl {
     grid->PickableOff();
     grid->VisibilityOff();
     renderer->AddActor(grid);
+    cables->GetProperty()->SetLineWidth(kCableLineWidth);
+    cables->GetProperty()->LightingOff();
+    cables->GetProperty()->RenderLinesAsTubesOn();
+    overlay->AddActor(cables);
+    renderer->AddActor(loads);
   }
 
   void removeRobotActors() {
@@ -247,18 +477,62 @@ struct RobotScene::Impl {
     }
     rods.clear();
     bodies.clear();
+    rod_links.clear();
+    body_links.clear();
+  }
+
+  bool color_by_scalar = false;
+  double scalar_max = 0.0;  // the colour map's top, grown as larger values appear
+
+  void applyColorMap(const Frame* frame) {
+    if (color_by_scalar && frame != nullptr) {
+      for (const RodShape& rod : frame->rods) {
+        for (double value : rod.scalar) scalar_max = std::max(scalar_max, std::abs(value));
+      }
+    }
+    vtkNew<vtkLookupTable> table;
+    table->SetHueRange(0.667, 0.0);  // blue to red
+    table->Build();
+    for (RodActor& rod : rods) {
+      auto* mapper = static_cast<vtkPolyDataMapper*>(rod.actor->GetMapper());
+      mapper->SetScalarVisibility(color_by_scalar);
+      if (color_by_scalar) {
+        mapper->SetScalarModeToUsePointFieldData();
+        mapper->SelectColorArray("value");
+        mapper->SetLookupTable(table);
+        mapper->SetScalarRange(0.0, std::max(scalar_max, 1e-9));
+      }
+    }
+  }
+
+  void applyHighlight() {
+    auto tint = [this](vtkActor* actor, int link) {
+      const bool lit = link >= 0 && link == highlighted_link;
+      actor->GetProperty()->SetAmbient(lit ? kHighlightAmbient : 0.0);
+      actor->GetProperty()->SetAmbientColor(kHighlightColor[0], kHighlightColor[1],
+                                            kHighlightColor[2]);
+    };
+    for (std::size_t i = 0; i < rods.size(); ++i) {
+      tint(rods[i].actor, rod_links[i]);
+    }
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      tint(bodies[i], body_links[i]);
+    }
   }
 
   void rebuild(const Frame& frame) {
     removeRobotActors();
     for (const RodShape& rod : frame.rods) {
       rods.push_back(makeRodActor(rod.points.size()));
+      rod_links.push_back(rod.link);
       renderer->AddActor(rods.back().actor);
     }
     for (const BodyShape& body : frame.bodies) {
       bodies.push_back(makeBodyActor(body.shape));
+      body_links.push_back(body.link);
       renderer->AddActor(bodies.back());
     }
+    applyHighlight();
     ++rebuild_count;
   }
 
@@ -311,6 +585,9 @@ RobotScene::RobotScene(vtkRenderer* renderer) : impl_(std::make_unique<Impl>(ren
 RobotScene::~RobotScene() {
   impl_->removeRobotActors();
   impl_->renderer->RemoveActor(impl_->grid);
+  impl_->overlay->RemoveActor(impl_->cables);
+  impl_->renderer->RemoveActor(impl_->loads);
+  impl_->detachOverlay();
 }
 
 bool RobotScene::show(const Frame& frame) {
@@ -321,6 +598,9 @@ bool RobotScene::show(const Frame& frame) {
     impl_->signature = std::move(signature);
   }
   impl_->update(frame);
+  impl_->attachOverlay();
+  impl_->updateOverlays(&frame);
+  impl_->applyColorMap(&frame);
   if (rebuilt) {
     impl_->placeGrid(impl_->bounds());
   }
@@ -329,6 +609,7 @@ bool RobotScene::show(const Frame& frame) {
 
 void RobotScene::clear() {
   impl_->removeRobotActors();
+  impl_->updateOverlays(nullptr);
   impl_->grid->VisibilityOff();
   impl_->signature.reset();
 }
@@ -339,6 +620,64 @@ std::optional<Bounds> RobotScene::robotBounds() const {
 
 int RobotScene::rebuildCount() const {
   return impl_->rebuild_count;
+}
+
+void RobotScene::setDescription(const RobotDescription& robot) {
+  impl_->description = robot;
+}
+
+int RobotScene::cableLineCount() const {
+  return impl_->cable_count;
+}
+
+int RobotScene::loadArrowCount() const {
+  return impl_->load_count;
+}
+
+int RobotScene::pickLink(double x, double y) const {
+  vtkNew<vtkCellPicker> picker;
+  picker->SetTolerance(kPickTolerance);
+  picker->PickFromListOn();
+  for (const RodActor& rod : impl_->rods) {
+    picker->AddPickList(rod.actor);
+  }
+  for (const auto& body : impl_->bodies) {
+    picker->AddPickList(body);
+  }
+  if (picker->Pick(x, y, 0.0, impl_->renderer) == 0) {
+    return -1;
+  }
+  vtkActor* hit = picker->GetActor();
+  for (std::size_t i = 0; i < impl_->rods.size(); ++i) {
+    if (impl_->rods[i].actor == hit) {
+      return impl_->rod_links[i];
+    }
+  }
+  for (std::size_t i = 0; i < impl_->bodies.size(); ++i) {
+    if (impl_->bodies[i] == hit) {
+      return impl_->body_links[i];
+    }
+  }
+  return -1;
+}
+
+void RobotScene::setColorRodsByScalar(bool on) {
+  impl_->color_by_scalar = on;
+  impl_->scalar_max = 0.0;
+  impl_->applyColorMap(nullptr);
+}
+
+bool RobotScene::colorsRodsByScalar() const {
+  return impl_->color_by_scalar;
+}
+
+void RobotScene::setHighlightedLink(int link) {
+  impl_->highlighted_link = link;
+  impl_->applyHighlight();
+}
+
+int RobotScene::highlightedLink() const {
+  return impl_->highlighted_link;
 }
 
 }  // namespace tendril

@@ -1,12 +1,14 @@
 #pragma once
 // VTK actors for one Frame: soft rods as tubes whose radius follows the cross-section, rigid
-// bodies as boxes, cylinders and spheres at their poses, and a ground grid under the robot.
+// bodies as boxes, cylinders and spheres at their poses, and a ground grid under the robot. With a
+// description set, cables are drawn as lines along their routing and point loads as arrows.
 // VTK only, no Qt (target tendril_scene): used by the viewport widget and by tendril-render.
 
 #include <array>
 #include <memory>
 #include <optional>
 
+#include "core/model/description.hpp"
 #include "core/sim/frame.hpp"
 
 class vtkRenderer;
@@ -33,11 +35,31 @@ class RobotScene {
   /// \brief Removes every robot actor and the grid.
   void clear();
 
+  /// \brief The cables and point loads drawn over the frames shown from now on (show the frame
+  ///        again to redraw them at once); an empty description draws none.
+  void setDescription(const RobotDescription& robot);
+  /// \brief Cable polylines and load arrows drawn for the current frame (tests).
+  [[nodiscard]] int cableLineCount() const;
+  [[nodiscard]] int loadArrowCount() const;
+
   /// \brief Bounds of the robot actors (the grid excluded), or nullopt when nothing is shown.
   [[nodiscard]] std::optional<Bounds> robotBounds() const;
 
   /// \brief How many times the actors were rebuilt (tests check that updates reuse them).
   [[nodiscard]] int rebuildCount() const;
+
+  /// \brief The link whose rod or body is under display position (\p x, \p y) (pixels from the
+  ///        bottom left of the renderer), or -1 for none. Ray casting on the geometry: no GL.
+  [[nodiscard]] int pickLink(double x, double y) const;
+
+  /// \brief Colours the rods by their per-sample value (RodShape::scalar, the curvature [1/m]),
+  ///        blue (zero) to red (the largest seen since this was switched on), or plain.
+  void setColorRodsByScalar(bool on);
+  [[nodiscard]] bool colorsRodsByScalar() const;
+
+  /// \brief Tints the rods and bodies of link \p link (-1: none); kept across rebuilds.
+  void setHighlightedLink(int link);
+  [[nodiscard]] int highlightedLink() const;
 
  private:
   struct Impl;

@@ -14,6 +14,8 @@ inline constexpr Rgb kRodColor{0.0, 0.58, 0.56};
 inline constexpr Rgb kBackgroundBottom{0.96, 0.97, 0.98};
 inline constexpr Rgb kBackgroundTop{0.76, 0.82, 0.89};
 inline constexpr Rgb kGridColor{0.60, 0.63, 0.68};
+/// \brief Tint added to the selected link's rods and bodies.
+inline constexpr Rgb kHighlightColor{1.0, 0.78, 0.10};
 
 /// \brief True when an 8-bit pixel looks like shaded rod colour: lighting scales the teal and
 ///        specular highlights add grey, so green and blue stay close and well above red.

@@ -1,0 +1,324 @@
+// GUI tests of building and editing a robot: tool bar and context-menu edits, picking in the 3D
+// view, the property editor with its validation, drag-and-drop re-parenting, undo and redo, the
+// unsaved-changes marker and the question before losing work.
+
+#include <gtest/gtest.h>
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPointer>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+#include "core/io/json_io.hpp"
+#include "ui/main_window.hpp"
+#include "ui/panels/model_tree_panel.hpp"
+#include "ui/panels/property_panel.hpp"
+#include "ui/viewport/viewport_widget.hpp"
+#include "ui_test_support.hpp"
+
+namespace tendril {
+namespace {
+
+QByteArray readAll(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+class EditingTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    QSettings().clear();
+    ASSERT_TRUE(temp_.isValid());
+    ASSERT_TRUE(test::showAndWait(&window_));
+    window_.activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(&window_));
+  }
+
+  void clickToolButton(const char* name) {
+    auto* button = window_.findChild<QToolButton*>(name);
+    ASSERT_NE(button, nullptr) << name;
+    // the left part of a menu button: its default action, not the menu arrow
+    QTest::mouseClick(button, Qt::LeftButton, {}, QPoint(8, button->height() / 2));
+    QTest::qWait(20);
+  }
+
+  /// Clicks the viewport where the centre of link \p link's first rigid body or rod sample is
+  /// drawn.
+  void clickLinkInViewport(int link) {
+    const FramePtr frame = window_.viewport()->currentFrame();
+    ASSERT_NE(frame, nullptr);
+    std::optional<Eigen::Vector3d> at;
+    for (const BodyShape& body : frame->bodies) {
+      if (body.link == link) at = body.pose_W.translation();
+    }
+    for (const RodShape& rod : frame->rods) {
+      if (rod.link == link && !at) at = rod.points[rod.points.size() / 2];
+    }
+    ASSERT_TRUE(at.has_value());
+    const QPoint position = window_.viewport()->projectToWidget(*at).toPoint();
+    QTest::mouseClick(window_.viewport(), Qt::LeftButton, {}, position);
+    QTest::qWait(20);
+  }
+
+  /// Types \p text into the property editor of the field at \p pointer, as a person would.
+  void typeIntoField(const QString& pointer, const QString& text) {
+    ASSERT_TRUE(window_.propertyPanel()->editField(pointer)) << pointer.toStdString();
+    QPointer<QLineEdit> editor;
+    for (QLineEdit* candidate : window_.propertyPanel()->tree()->findChildren<QLineEdit*>()) {
+      if (candidate->isVisible()) editor = candidate;
+    }
+    ASSERT_NE(editor, nullptr);
+    editor->selectAll();
+    QTest::keyClicks(editor, text);
+    QTest::keyClick(editor, Qt::Key_Return);
+    // the editor closes, then the edit is applied from the event loop
+    ASSERT_TRUE(QTest::qWaitFor([&editor] { return editor.isNull(); }, 2000));
+    QTest::qWait(20);
+  }
+
+  QTemporaryDir temp_;
+  MainWindow window_;
+};
+
+TEST_F(EditingTest, BuildsARevoluteLinkCarryingASoftRodByClicksSavesReopensAndUndoes) {
+  ASSERT_TRUE(window_.robot().links.empty());
+  EXPECT_FALSE(window_.isWindowModified());
+
+  // a revolute rigid link on the world
+  clickToolButton("addLinkButton");
+  ASSERT_EQ(window_.robot().links.size(), 1u);
+  EXPECT_EQ(window_.robot().links[0].joint.type, JointType::Revolute);
+  EXPECT_EQ(window_.robot().links[0].parent, "world");
+  EXPECT_TRUE(window_.isWindowModified());
+  EXPECT_EQ(window_.selection(), "/links/0");
+
+  // select it by clicking its body in the 3D view, then add a soft rod at its tip
+  window_.select(QString());
+  ASSERT_EQ(window_.modelTree()->selectedLink(), -1);
+  clickLinkInViewport(0);
+  EXPECT_EQ(window_.modelTree()->selectedLink(), 0);
+  EXPECT_EQ(window_.viewport()->highlightedLink(), 0);
+  clickToolButton("addRodButton");
+  ASSERT_EQ(window_.robot().links.size(), 2u);
+  EXPECT_EQ(window_.robot().links[1].kind, BodyKind::Soft);
+  EXPECT_EQ(window_.robot().links[1].parent, window_.robot().links[0].name);
+  EXPECT_EQ(window_.modelTree()->linkItemCount(), 2);
+
+  // and shorten the rod in the property editor
+  typeIntoField("/links/1/soft/divisions/0/length", "0.3");
+  EXPECT_DOUBLE_EQ(window_.robot().links[1].soft.divisions[0].length, 0.3);
+  EXPECT_EQ(window_.undoStack()->count(), 3);
+  window_.select(QString());  // the selected rod is tinted: count it untinted
+  EXPECT_GT(test::countRodPixels(window_.viewport()->grabFramebuffer()), 200);
+  test::saveScreenshot(window_.grab().toImage(), "editing_hybrid_robot_built");
+
+  // save, reopen in another window: the same description, byte for byte the same file
+  const QString path = temp_.filePath("hybrid.json");
+  ASSERT_TRUE(window_.saveFile(path)) << window_.lastError().toStdString();
+  EXPECT_FALSE(window_.isWindowModified());
+  const RobotDescription built = window_.robot();
+  {
+    MainWindow reopened;
+    ASSERT_TRUE(reopened.openFile(path)) << reopened.lastError().toStdString();
+    EXPECT_EQ(reopened.robot(), built);
+    const QString copy = temp_.filePath("hybrid_again.json");
+    ASSERT_TRUE(reopened.saveFile(copy));
+    EXPECT_EQ(readAll(copy), readAll(path));
+    EXPECT_EQ(readAll(path).toStdString(), serializeRobot(built));
+  }
+
+  // undo back to the empty model, with Ctrl+Z; the save did not forget the history
+  for (int i = 0; i < 3; ++i) {
+    QTest::keyClick(&window_, Qt::Key_Z, Qt::ControlModifier);
+  }
+  EXPECT_TRUE(window_.robot().links.empty());
+  EXPECT_EQ(window_.modelTree()->linkItemCount(), 0);
+  EXPECT_TRUE(window_.isWindowModified());
+  EXPECT_EQ(test::countRodPixels(window_.viewport()->grabFramebuffer()), 0);
+  // and forward again with Ctrl+Shift+Z: back to what was saved, so unmodified
+  for (int i = 0; i < 3; ++i) {
+    QTest::keyClick(&window_, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+  }
+  EXPECT_EQ(window_.robot(), built);
+  EXPECT_FALSE(window_.isWindowModified());
+}
+
+TEST_F(EditingTest, AnInvalidValueIsRefusedWithItsReasonAndNeverApplied) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("soft_cantilever.json")));
+  window_.select("/links/0");
+  const RobotDescription before = window_.robot();
+  const QString field = "/links/0/soft/divisions/0/material/poisson_ratio";
+  ASSERT_NE(window_.propertyPanel()->itemFor(field), nullptr);
+
+  typeIntoField(field, "0.7");
+  EXPECT_EQ(window_.robot(), before);
+  EXPECT_EQ(window_.undoStack()->count(), 0);
+  EXPECT_FALSE(window_.isWindowModified());
+  const QString reason = window_.propertyPanel()->errorText();
+  EXPECT_TRUE(reason.contains(field)) << reason.toStdString();
+  EXPECT_TRUE(reason.contains("(-1, 0.5]")) << reason.toStdString();
+  EXPECT_EQ(window_.propertyPanel()->itemFor(field)->text(1), "0.5");  // the old value stays
+  test::saveScreenshot(window_.grab().toImage(), "editing_invalid_value_refused");
+
+  typeIntoField("/links/0/soft/divisions/0/length", "long");
+  EXPECT_TRUE(window_.propertyPanel()->errorText().contains("expected a number"));
+  EXPECT_EQ(window_.robot(), before);
+
+  // a valid value clears the message and is applied
+  typeIntoField(field, "0.3");
+  EXPECT_TRUE(window_.propertyPanel()->errorText().isEmpty());
+  EXPECT_EQ(window_.robot().links[0].soft.divisions[0].material.poisson_ratio, 0.3);
+  EXPECT_TRUE(window_.isWindowModified());
+}
+
+TEST_F(EditingTest, PropertiesShowEveryFieldWithItsUnit) {
+  ASSERT_TRUE(window_.openDefaultExample());
+  int rigid = -1;
+  for (std::size_t i = 0; i < window_.robot().links.size(); ++i) {
+    if (window_.robot().links[i].kind == BodyKind::Rigid) rigid = static_cast<int>(i);
+  }
+  ASSERT_GE(rigid, 0);
+  window_.select(QString("/links/%1").arg(rigid));
+  EXPECT_EQ(window_.propertyPanel()->unitOf("mass"), "kg");
+  EXPECT_EQ(window_.propertyPanel()->unitOf("inertia"), "kg m^2");
+  EXPECT_EQ(window_.propertyPanel()->unitOf("rpy"), "rad");
+  EXPECT_FALSE(window_.propertyPanel()->valueOf("type").isEmpty());
+}
+
+TEST_F(EditingTest, ClickingABodyInTheViewSelectsAndHighlightsIt) {
+  ASSERT_TRUE(window_.openDefaultExample());
+  const QImage before = window_.viewport()->grabFramebuffer();
+  const FramePtr frame = window_.viewport()->currentFrame();
+  ASSERT_FALSE(frame->bodies.empty());
+  const int link = frame->bodies.back().link;
+  clickLinkInViewport(link);
+  EXPECT_EQ(window_.modelTree()->selectedLink(), link);
+  EXPECT_EQ(window_.propertyPanel()->valueOf("name"),
+            QString::fromStdString(window_.robot().links[static_cast<std::size_t>(link)].name));
+  const QImage highlighted = window_.viewport()->grabFramebuffer();
+  EXPECT_GT(test::countDifferentPixels(before, highlighted), 100);
+  test::saveScreenshot(window_.grab().toImage(), "editing_body_picked_in_view");
+
+  // a click on the empty background selects the robot itself
+  QTest::mouseClick(window_.viewport(), Qt::LeftButton, {}, QPoint(5, 5));
+  EXPECT_EQ(window_.modelTree()->selectedLink(), -1);
+  EXPECT_EQ(window_.viewport()->highlightedLink(), -1);
+}
+
+TEST_F(EditingTest, ContextMenuAddsCablesAndLoadsToTheSelectedRodAndRemovesThem) {
+  ASSERT_TRUE(window_.addSoftRod(2));
+  const QString rod = window_.selection();
+  std::unique_ptr<QMenu> menu(window_.createContextMenu());
+  QAction* cable = nullptr;
+  QAction* load = nullptr;
+  for (QAction* action : menu->actions()) {
+    if (action->objectName() == "addCableAction") cable = action;
+    if (action->objectName() == "addPointLoadAction") load = action;
+  }
+  ASSERT_NE(cable, nullptr);
+  ASSERT_NE(load, nullptr);
+  ASSERT_TRUE(cable->isEnabled());
+  cable->trigger();
+  ASSERT_EQ(window_.robot().cables.size(), 1u);
+  EXPECT_EQ(window_.robot().cables[0].path.size(), 2u);  // through both divisions
+  EXPECT_NE(window_.modelTree()->itemFor("/cables/0"), nullptr);
+  EXPECT_EQ(window_.selection(), "/cables/0");
+  EXPECT_EQ(window_.viewport()->cableLineCount(), 1);  // its path is drawn at once
+  window_.select(rod);
+  const QImage without_load = window_.viewport()->grabFramebuffer();
+  load->trigger();
+  ASSERT_EQ(window_.robot().point_loads.size(), 1u);
+  EXPECT_NE(window_.modelTree()->itemFor("/point_loads/0"), nullptr);
+  EXPECT_EQ(window_.viewport()->loadArrowCount(), 1);
+  window_.select(QString());
+  const QImage with_load = window_.viewport()->grabFramebuffer();
+  EXPECT_GT(test::countDifferentPixels(without_load, with_load), 100);
+  test::saveScreenshot(window_.grab().toImage(), "editing_rod_with_cable_and_load");
+  // the cable moves with its route: a larger offset redraws it elsewhere
+  const QImage before_route = window_.viewport()->grabFramebuffer();
+  ASSERT_TRUE(window_.setField("/cables/0/path/1/y/0", "-0.008"));
+  EXPECT_GT(test::countDifferentPixels(before_route, window_.viewport()->grabFramebuffer()), 20);
+
+  // a rigid link takes no cable
+  window_.select(QString());
+  ASSERT_TRUE(window_.addRigidLink(JointType::Prismatic));
+  EXPECT_FALSE(cable->isEnabled());
+  EXPECT_FALSE(window_.addCable());
+  EXPECT_EQ(window_.robot().cables.size(), 1u);
+
+  // removing the rod takes its cable and load with it
+  window_.select(rod);
+  ASSERT_TRUE(window_.removeSelected());
+  EXPECT_EQ(window_.robot().links.size(), 1u);
+  EXPECT_TRUE(window_.robot().cables.empty());
+  EXPECT_TRUE(window_.robot().point_loads.empty());
+  window_.undoStack()->undo();
+  EXPECT_EQ(window_.robot().cables.size(), 1u);
+  EXPECT_EQ(window_.selection(), rod);
+}
+
+TEST_F(EditingTest, DraggingALinkOntoAnotherReparentsIt) {
+  ASSERT_TRUE(window_.addRigidLink(JointType::Revolute));
+  window_.select(QString());
+  ASSERT_TRUE(window_.addSoftRod(1));
+  ASSERT_EQ(window_.robot().links[1].parent, "world");
+  const std::string first = window_.robot().links[0].name;
+
+  ModelTreePanel* tree = window_.modelTree();
+  tree->setCurrentItem(tree->itemFor("/links/1"));
+  const QRect target = tree->visualItemRect(tree->itemFor("/links/0"));
+  std::unique_ptr<QMimeData> mime(
+      tree->model()->mimeData(tree->selectionModel()->selectedIndexes()));
+  QDragEnterEvent enter(target.center(), Qt::MoveAction, mime.get(), Qt::LeftButton, {});
+  QApplication::sendEvent(tree->viewport(), &enter);
+  QDragMoveEvent move(target.center(), Qt::MoveAction, mime.get(), Qt::LeftButton, {});
+  QApplication::sendEvent(tree->viewport(), &move);
+  QDropEvent drop(QPointF(target.center()), Qt::MoveAction, mime.get(), Qt::LeftButton, {});
+  QApplication::sendEvent(tree->viewport(), &drop);
+
+  EXPECT_EQ(window_.robot().links[1].parent, first);
+  EXPECT_EQ(tree->itemFor("/links/1")->parent(), tree->itemFor("/links/0"));
+  // a link cannot go below its own descendant: refused, nothing changes
+  EXPECT_FALSE(window_.reparentLink(0, QString::fromStdString(window_.robot().links[1].name)));
+  EXPECT_EQ(window_.robot().links[0].parent, "world");
+  window_.undoStack()->undo();
+  EXPECT_EQ(window_.robot().links[1].parent, "world");
+}
+
+TEST_F(EditingTest, ClosingWithUnsavedChangesAsksFirst) {
+  ASSERT_TRUE(window_.addRigidLink(JointType::Revolute));
+  ASSERT_TRUE(window_.isWindowModified());
+  EXPECT_TRUE(window_.windowTitle().startsWith("untitled[*]"));
+  QString question;
+  auto answerWith = [&question](QMessageBox::StandardButton button) {
+    QTimer::singleShot(100, [&question, button] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+        question = box->text();
+        box->button(button)->click();
+      }
+    });
+  };
+  answerWith(QMessageBox::Cancel);
+  EXPECT_FALSE(window_.close());
+  EXPECT_TRUE(question.contains("unsaved changes"));
+  EXPECT_TRUE(window_.isVisible());
+  EXPECT_EQ(window_.robot().links.size(), 1u);
+
+  answerWith(QMessageBox::Discard);
+  EXPECT_TRUE(window_.close());
+}
+
+}  // namespace
+}  // namespace tendril

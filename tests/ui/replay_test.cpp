@@ -1,0 +1,336 @@
+// GUI tests of the replay tools and the simulation settings: single steps, loop and speed of the
+// timeline, the PNG-sequence export, the plots' cursor, zoom and CSV/PNG export, and the
+// Simulate > Settings dialog.
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+#include <QValueAxis>
+#include <QWheelEvent>
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "ui/main_window.hpp"
+#include "ui/panels/plot_panel.hpp"
+#include "ui/panels/timeline_bar.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui/simulation_dialog.hpp"
+#include "ui/viewport/viewport_widget.hpp"
+#include "ui_test_support.hpp"
+
+namespace tendril {
+namespace {
+
+TEST(TimelineReplay, StepButtonsMoveOneFrame) {
+  TimelineBar bar;
+  bar.setFrameCount(10);
+  QSignalSpy requested(&bar, &TimelineBar::frameRequested);
+  auto* forward = bar.findChild<QToolButton*>("stepForwardButton");
+  auto* back = bar.findChild<QToolButton*>("stepBackButton");
+  ASSERT_NE(forward, nullptr);
+  ASSERT_NE(back, nullptr);
+  forward->click();
+  forward->click();
+  EXPECT_EQ(bar.currentFrame(), 2);
+  back->click();
+  EXPECT_EQ(bar.currentFrame(), 1);
+  ASSERT_EQ(requested.count(), 3);
+  EXPECT_EQ(requested.back().front().toInt(), 1);
+  back->click();
+  back->click();  // stays at the first frame
+  EXPECT_EQ(bar.currentFrame(), 0);
+}
+
+TEST(TimelineReplay, LoopStartsAgainAndSpeedScalesPlayback) {
+  TimelineBar bar;
+  bar.setFrameCount(20);
+  bar.setFrameInterval(0.01);  // 20 frames = 0.2 s
+  bar.setSpeed(10.0);
+  EXPECT_DOUBLE_EQ(bar.speed(), 10.0);
+  bar.setSpeed(0.1);
+  EXPECT_DOUBLE_EQ(bar.speed(), 0.1);
+
+  // at 0.1x, 0.2 s of frames take 2 s: after 0.3 s it is still near the start
+  bar.setPlaying(true);
+  QTest::qWait(300);
+  EXPECT_TRUE(bar.isPlaying());
+  EXPECT_LE(bar.currentFrame(), 6);
+  bar.setPlaying(false);
+
+  bar.setSpeed(2.0);
+  bar.setLooping(true);
+  bar.setCurrentFrame(0);
+  QSignalSpy requested(&bar, &TimelineBar::frameRequested);
+  bar.setPlaying(true);
+  // wraps around: a request for an earlier frame than the one before, while still playing
+  const bool wrapped = QTest::qWaitFor(
+      [&] {
+        for (int i = 1; i < requested.count(); ++i) {
+          if (requested[i].front().toInt() < requested[i - 1].front().toInt()) return true;
+        }
+        return false;
+      },
+      3000);
+  EXPECT_TRUE(wrapped);
+  EXPECT_TRUE(bar.isPlaying());
+  bar.setPlaying(false);
+}
+
+class ReplayTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    QSettings().clear();
+    ASSERT_TRUE(temp_.isValid());
+    ASSERT_TRUE(test::showAndWait(&window_));
+    ASSERT_TRUE(window_.openFile(test::examplePath("soft_cantilever.json")));
+    SimulationOptions options = window_.simulationOptions();
+    options.t_end = 0.3;
+    options.output_interval = 0.02;
+    window_.setSimulationOptions(options);
+    QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+    ASSERT_TRUE(window_.runSimulation());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000));
+    ASSERT_TRUE(finished.first().at(1).toBool()) << finished.first().at(0).toString().toStdString();
+  }
+
+  QTemporaryDir temp_;
+  MainWindow window_;
+};
+
+TEST_F(ReplayTest, ExportsEveryRecordedFrameAsAPng) {
+  const int frames = window_.timeline()->frameCount();
+  ASSERT_EQ(frames, 16);
+  window_.showRecordedFrame(5);
+  const QString directory = temp_.filePath("replay");
+  EXPECT_EQ(window_.exportPngSequence(directory), frames);
+  const QStringList images = QDir(directory).entryList({"frame_*.png"}, QDir::Files, QDir::Name);
+  ASSERT_EQ(images.size(), frames);
+  EXPECT_EQ(images.front(), "frame_00000.png");
+  const QImage first(QDir(directory).filePath(images.front()));
+  const QImage last(QDir(directory).filePath(images.back()));
+  EXPECT_FALSE(first.isNull());
+  EXPECT_GT(test::countDifferentPixels(first, last), 200);  // the rod moved
+  EXPECT_EQ(window_.timeline()->currentFrame(), 5);         // back where it was
+}
+
+TEST_F(ReplayTest, ExportsAVideoWhenFfmpegIsInstalled) {
+  auto* action = window_.findChild<QAction*>("exportVideoAction");
+  ASSERT_NE(action, nullptr);
+  EXPECT_EQ(action->isEnabled(), !MainWindow::ffmpegPath().isEmpty());
+  if (MainWindow::ffmpegPath().isEmpty()) {
+    EXPECT_FALSE(window_.exportVideo(temp_.filePath("replay.mp4")));
+    EXPECT_TRUE(window_.lastError().contains("ffmpeg"));
+    GTEST_SKIP() << "ffmpeg is not installed";
+  }
+  const QString path = temp_.filePath("replay.mp4");
+  ASSERT_TRUE(window_.exportVideo(path)) << window_.lastError().toStdString();
+  EXPECT_GT(QFileInfo(path).size(), 1000);
+}
+
+TEST_F(ReplayTest, RecordingsAreSavedAndReopened) {
+  std::vector<FramePtr> recorded;
+  for (int i = 0; i < window_.timeline()->frameCount(); ++i) {
+    recorded.push_back(window_.simulation()->frameAt(static_cast<std::size_t>(i)));
+  }
+  const QString path = temp_.filePath("recording.csv");
+  ASSERT_TRUE(window_.saveRecording(path)) << window_.lastError().toStdString();
+
+  // opening the model again drops the recording; opening the file brings it back
+  ASSERT_TRUE(window_.openFile(test::examplePath("soft_cantilever.json")));
+  ASSERT_EQ(window_.simulation()->frameCount(), 0u);
+  ASSERT_TRUE(window_.openRecording(path)) << window_.lastError().toStdString();
+  ASSERT_EQ(window_.simulation()->frameCount(), recorded.size());
+  EXPECT_EQ(window_.timeline()->frameCount(), static_cast<int>(recorded.size()));
+  for (std::size_t i = 0; i < recorded.size(); ++i) {
+    const FramePtr frame = window_.simulation()->frameAt(i);
+    EXPECT_DOUBLE_EQ(frame->t, recorded[i]->t);
+    EXPECT_LT((frame->q - recorded[i]->q).norm(), 1e-12) << i;
+    EXPECT_LT((frame->rods[0].points.back() - recorded[i]->rods[0].points.back()).norm(), 1e-12);
+  }
+  EXPECT_EQ(window_.plotPanel()->pointCount(0), static_cast<int>(recorded.size()));
+  window_.timeline()->findChild<QSlider*>()->setValue(10);
+  EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(10));
+  EXPECT_DOUBLE_EQ(window_.plotPanel()->cursorTime(), recorded[10]->t);
+
+  // a recording of another model does not fit
+  ASSERT_TRUE(window_.openDefaultExample());
+  EXPECT_FALSE(window_.openRecording(path));
+  EXPECT_TRUE(window_.lastError().contains("no column")) << window_.lastError().toStdString();
+  EXPECT_EQ(window_.simulation()->frameCount(), 0u);
+}
+
+TEST_F(ReplayTest, LaterRunsPlotTheirTipErrorAgainstAReference) {
+  ASSERT_TRUE(window_.useRunAsReference());
+  auto rerun = [this] {
+    QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+    ASSERT_TRUE(window_.runSimulation());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000));
+  };
+  auto largestError = [this] {
+    const int series = window_.tipErrorSeries();
+    auto* line = qobject_cast<QLineSeries*>(window_.plotPanel()->chart()->series().value(series));
+    double largest = -1.0;
+    for (const QPointF& point : line->points()) largest = std::max(largest, point.y());
+    return largest;
+  };
+  // the same run again: no error
+  rerun();
+  ASSERT_GE(window_.tipErrorSeries(), 0);
+  EXPECT_EQ(window_.plotPanel()->pointCount(window_.tipErrorSeries()),
+            window_.timeline()->frameCount());
+  EXPECT_LT(largestError(), 1e-9);
+  // half the gravity: the tip sags less, and the plot says by how much
+  ASSERT_TRUE(window_.setField("/gravity", "0, 0, -4.9"));
+  rerun();
+  EXPECT_GT(largestError(), 1e-3);
+  test::saveScreenshot(window_.plotPanel()->grab().toImage(), "plot_tip_error_vs_reference");
+  window_.clearReference();
+  rerun();
+  EXPECT_EQ(window_.tipErrorSeries(), -1);
+}
+
+TEST_F(ReplayTest, CameraFollowsTheSelectedRodTip) {
+  window_.select("/links/0");
+  window_.followAction()->setChecked(true);
+  for (int frame : {15, 0, 8}) {
+    window_.showRecordedFrame(frame);
+    const Eigen::Vector3d tip = window_.viewport()->currentFrame()->rods.front().points.back();
+    const std::array<double, 3> focal = window_.viewport()->cameraFocalPoint();
+    EXPECT_NEAR(focal[0], tip.x(), 1e-9) << frame;
+    EXPECT_NEAR(focal[1], tip.y(), 1e-9) << frame;
+    EXPECT_NEAR(focal[2], tip.z(), 1e-9) << frame;
+  }
+  window_.followAction()->setChecked(false);
+  const std::array<double, 3> kept = window_.viewport()->cameraFocalPoint();
+  window_.showRecordedFrame(15);
+  EXPECT_EQ(window_.viewport()->cameraFocalPoint(), kept);  // no longer following
+}
+
+TEST_F(ReplayTest, RodsCanBeColouredByCurvature) {
+  window_.showRecordedFrame(15);
+  const QImage plain = window_.viewport()->grabFramebuffer();
+  auto* action = window_.findChild<QAction*>("curvatureColourAction");
+  ASSERT_NE(action, nullptr);
+  action->setChecked(true);
+  const QImage coloured = window_.viewport()->grabFramebuffer();
+  test::saveScreenshot(coloured, "viewport_curvature_colour_map");
+  EXPECT_LT(test::countRodPixels(coloured), test::countRodPixels(plain) / 2);
+  EXPECT_GT(test::countDifferentPixels(plain, coloured), 1000);
+  action->setChecked(false);
+  EXPECT_LT(test::countDifferentPixels(plain, window_.viewport()->grabFramebuffer()), 50);
+}
+
+TEST_F(ReplayTest, PlotsExportCsvAndPngAndZoom) {
+  PlotPanel* plot = window_.plotPanel();
+  const QString csv = temp_.filePath("plot.csv");
+  ASSERT_TRUE(plot->exportCsv(csv));
+  QFile file(csv);
+  ASSERT_TRUE(file.open(QIODevice::ReadOnly | QIODevice::Text));
+  const QStringList lines = QString::fromUtf8(file.readAll()).split('\n', Qt::SkipEmptyParts);
+  ASSERT_EQ(lines.size(), 1 + window_.timeline()->frameCount());
+  EXPECT_TRUE(lines.front().startsWith("t,\"tip x [m]\""));
+  EXPECT_EQ(lines[1].split(',').size(), 1 + plot->seriesCount());
+  EXPECT_TRUE(lines[1].startsWith("0,"));
+
+  const QString png = temp_.filePath("plot.png");
+  ASSERT_TRUE(plot->exportPng(png));
+  EXPECT_FALSE(QImage(png).isNull());
+
+  // the wheel zooms in, a double-click fits everything again
+  auto* time_axis = qobject_cast<QValueAxis*>(plot->chart()->axes(Qt::Horizontal).value(0));
+  ASSERT_NE(time_axis, nullptr);
+  const double full_span = time_axis->max() - time_axis->min();
+  const QPointF centre = plot->rect().center();
+  QWheelEvent wheel(centre, plot->mapToGlobal(centre), QPoint(), QPoint(0, 120), Qt::NoButton,
+                    Qt::NoModifier, Qt::NoScrollPhase, false);
+  QApplication::sendEvent(plot->viewport(), &wheel);
+  EXPECT_LT(time_axis->max() - time_axis->min(), 0.9 * full_span);
+  QTest::mouseDClick(plot->viewport(), Qt::LeftButton, {}, centre.toPoint());
+  EXPECT_NEAR(time_axis->max() - time_axis->min(), full_span, 1e-9);
+  test::saveScreenshot(plot->grab().toImage(), "plot_with_cursor");
+}
+
+TEST(StaticsRun, SolvesOnAWorkerThreadShowsTheEquilibriumAndPlotsTheResidual) {
+  QSettings().clear();
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openFile(test::examplePath("soft_cantilever.json")));
+  const QImage rest = window.viewport()->grabFramebuffer();
+  window.setAnalysis(Analysis::Statics);
+  window.runAction()->trigger();
+  EXPECT_FALSE(window.runAction()->isEnabled());  // one computation at a time
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !window.isStaticsRunning(); }, 30000));
+  EXPECT_TRUE(window.runAction()->isEnabled());
+  EXPECT_TRUE(window.statusBar()->currentMessage().startsWith("Statics converged"))
+      << window.statusBar()->currentMessage().toStdString();
+  const FramePtr equilibrium = window.viewport()->currentFrame();
+  ASSERT_NE(equilibrium, nullptr);
+  EXPECT_GT(equilibrium->q.norm(), 1e-3);  // the rod sagged under gravity
+  EXPECT_GT(test::countDifferentPixels(rest, window.viewport()->grabFramebuffer()), 500);
+  ASSERT_EQ(window.plotPanel()->seriesCount(), 1);
+  EXPECT_GE(window.plotPanel()->pointCount(0), 1);
+  test::saveScreenshot(window.grab().toImage(), "statics_solved_window");
+}
+
+TEST(SimulationDialog, EditsEveryOptionAndRefusesInvalidOnes) {
+  SimulationOptions initial;
+  SimulationDialog dialog(initial);
+  auto field = [&dialog](const char* name) { return dialog.findChild<QLineEdit*>(name); };
+  ASSERT_NE(field("duration"), nullptr);
+  field("duration")->setText("3.5");
+  field("outputInterval")->setText("0.05");
+  field("step")->setText("0.002");
+  field("rtol")->setText("1e-5");
+  field("atol")->setText("1e-9");
+  auto* integrator = dialog.findChild<QComboBox*>("integrator");
+  auto* jacobian = dialog.findChild<QComboBox*>("jacobian");
+  integrator->setCurrentIndex(integrator->findData(static_cast<int>(IntegratorKind::Newmark)));
+  jacobian->setCurrentIndex(jacobian->findData(static_cast<int>(JacobianKind::FiniteDifference)));
+  EXPECT_TRUE(dialog.problem().isEmpty());
+  const SimulationOptions options = dialog.options();
+  EXPECT_DOUBLE_EQ(options.t_end, 3.5);
+  EXPECT_DOUBLE_EQ(options.output_interval, 0.05);
+  EXPECT_DOUBLE_EQ(options.step, 0.002);
+  EXPECT_DOUBLE_EQ(options.relative_tolerance, 1e-5);
+  EXPECT_DOUBLE_EQ(options.absolute_tolerance, 1e-9);
+  EXPECT_EQ(options.integrator, IntegratorKind::Newmark);
+  EXPECT_EQ(options.jacobian, JacobianKind::FiniteDifference);
+  EXPECT_EQ(dialog.analysis(), Analysis::Dynamics);
+  auto* analysis = dialog.findChild<QComboBox*>("analysis");
+  analysis->setCurrentIndex(analysis->findData(static_cast<int>(Analysis::Statics)));
+  EXPECT_EQ(dialog.analysis(), Analysis::Statics);
+  EXPECT_FALSE(integrator->isEnabled());  // time stepping means nothing to statics
+  analysis->setCurrentIndex(analysis->findData(static_cast<int>(Analysis::Dynamics)));
+
+  auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+  field("duration")->setText("-1");
+  EXPECT_FALSE(ok->isEnabled());
+  EXPECT_TRUE(dialog.findChild<QLabel*>("problem")->text().contains("duration"));
+  EXPECT_DOUBLE_EQ(dialog.options().t_end, initial.t_end);  // invalid fields change nothing
+  field("duration")->setText("2");
+  field("step")->setText("0");  // no maximum step is fine for BDF only
+  EXPECT_FALSE(ok->isEnabled());
+  integrator->setCurrentIndex(integrator->findData(static_cast<int>(IntegratorKind::Bdf)));
+  EXPECT_TRUE(ok->isEnabled());
+  test::saveScreenshot(dialog.grab().toImage(), "simulation_settings_dialog");
+}
+
+}  // namespace
+}  // namespace tendril

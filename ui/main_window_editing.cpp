@@ -1,0 +1,217 @@
+// MainWindow, part two: the edits of the model (ui/main_window.hpp). Every edit builds the new
+// description, checks it (buildModel) and pushes it as one undoable DescriptionCommand.
+
+#include <QAction>
+#include <QMenu>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QUndoStack>
+#include <nlohmann/json.hpp>
+
+#include "core/model/description_edit.hpp"
+#include "core/sim/rest_frame.hpp"
+#include "ui/edit_commands.hpp"
+#include "ui/main_window.hpp"
+#include "ui/main_window_internal.hpp"
+#include "ui/panels/model_tree_panel.hpp"
+#include "ui/panels/plot_panel.hpp"
+#include "ui/panels/property_panel.hpp"
+#include "ui/panels/timeline_bar.hpp"
+#include "ui/viewport/viewport_widget.hpp"
+
+namespace tendril {
+
+using main_window_detail::indexIn;
+using main_window_detail::kStatusMessageMs;
+
+// ---- editing
+
+void MainWindow::applyDescription(const RobotDescription& robot, const QString& selection) {
+  stopSimulation();
+  ++statics_generation_;  // a statics result still coming belongs to the old model
+  robot_ = robot;
+  FramePtr frame;
+  try {
+    frame = robot_.links.empty() ? std::make_shared<const Frame>() : restFrame(robot_);
+  } catch (const std::exception&) {
+    frame = std::make_shared<const Frame>();  // commands and files hold checked models only
+  }
+  model_tree_->setRobot(robot_);
+  {
+    const QSignalBlocker blocker(model_tree_);
+    model_tree_->selectPointer(selection);
+  }
+  viewport_->setDescription(robot_);
+  viewport_->showFrame(frame);
+  plot_panel_->clear();
+  timeline_->setFrameCount(1);
+  onPointerSelected(model_tree_->selectedPointer());
+  updateSimulationActions();
+}
+
+bool MainWindow::applyEdit(const QString& text, const RobotDescription& after,
+                           const QString& selection) {
+  if (after == robot_) {
+    return false;
+  }
+  try {
+    checkDescription(after);
+  } catch (const std::exception& error) {
+    showError(tr("Cannot %1").arg(text.toLower()), QString::fromStdString(error.what()));
+    return false;
+  }
+  undo_stack_->push(
+      new DescriptionCommand(text, robot_, selection_, after, selection,
+                             [this](const RobotDescription& robot, const QString& pointer) {
+                               applyDescription(robot, pointer);
+                             }));
+  return true;
+}
+
+QString MainWindow::selection() const {
+  return selection_;
+}
+
+void MainWindow::select(const QString& pointer) {
+  model_tree_->selectPointer(pointer);
+  if (model_tree_->selectedPointer() != selection_) {
+    onPointerSelected(model_tree_->selectedPointer());
+  }
+}
+
+// the link the selection stands for: the link itself, or the link of a cable or load
+int MainWindow::selectedLinkIndex() const {
+  if (const int link = indexIn(selection_, "links"); link >= 0) {
+    return link < static_cast<int>(robot_.links.size()) ? link : -1;
+  }
+  std::string name;
+  if (const int cable = indexIn(selection_, "cables");
+      cable >= 0 && cable < static_cast<int>(robot_.cables.size())) {
+    name = robot_.cables[static_cast<std::size_t>(cable)].link;
+  } else if (const int load = indexIn(selection_, "point_loads");
+             load >= 0 && load < static_cast<int>(robot_.point_loads.size())) {
+    name = robot_.point_loads[static_cast<std::size_t>(load)].link;
+  }
+  return name.empty() ? -1 : findLink(robot_, name);
+}
+
+std::string MainWindow::attachmentParent() const {
+  const int link = selectedLinkIndex();
+  return link < 0 ? std::string("world") : robot_.links[static_cast<std::size_t>(link)].name;
+}
+
+bool MainWindow::addRigidLink(JointType joint) {
+  RobotDescription after = robot_;
+  try {
+    const int index =
+        addLink(after, makeRigidLink(uniqueName(robot_, "link"), joint), attachmentParent());
+    return applyEdit(tr("Add rigid link"), after, QString("/links/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot add a rigid link"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+bool MainWindow::addSoftRod(int divisions) {
+  RobotDescription after = robot_;
+  try {
+    const int index =
+        addLink(after, makeSoftLink(uniqueName(robot_, "rod"), divisions), attachmentParent());
+    return applyEdit(tr("Add soft rod"), after, QString("/links/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot add a soft rod"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+bool MainWindow::addCable() {
+  RobotDescription after = robot_;
+  try {
+    const int index = tendril::addCable(after, attachmentParent());
+    return applyEdit(tr("Add cable"), after, QString("/cables/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot add a cable"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+bool MainWindow::addPointLoad() {
+  RobotDescription after = robot_;
+  try {
+    const int index = tendril::addPointLoad(after, attachmentParent());
+    return applyEdit(tr("Add point load"), after, QString("/point_loads/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot add a point load"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+bool MainWindow::removeSelected() {
+  if (selection_.isEmpty()) {
+    return false;
+  }
+  RobotDescription after = robot_;
+  try {
+    removeItem(after, selection_.toStdString());
+  } catch (const std::exception& error) {
+    showError(tr("Cannot remove"), QString::fromStdString(error.what()));
+    return false;
+  }
+  return applyEdit(tr("Remove"), after, QString());
+}
+
+bool MainWindow::reparentLink(int link, const QString& parent) {
+  RobotDescription after = robot_;
+  try {
+    tendril::reparentLink(after, link, parent.toStdString());
+  } catch (const std::exception& error) {
+    showError(tr("Cannot move the link"), QString::fromStdString(error.what()));
+    return false;
+  }
+  return applyEdit(tr("Move link"), after, QString("/links/%1").arg(link));
+}
+
+bool MainWindow::setField(const QString& pointer, const QString& text) {
+  const std::string where = pointer.toStdString();
+  RobotDescription after;
+  try {
+    const nlohmann::json value = valueFromText(text.toStdString(), valueAt(robot_, where), where);
+    after = withValue(robot_, where, value);
+  } catch (const std::exception& error) {
+    // the old value stays on screen, with the reason beneath it
+    const QString reason = QString::fromStdString(error.what());
+    last_error_ = reason;
+    property_panel_->showSelection(robot_, selection_);
+    property_panel_->showError(reason);
+    statusBar()->showMessage(tr("Value refused: %1").arg(reason), kStatusMessageMs);
+    return false;
+  }
+  const QString key = pointer.section('/', -1);
+  if (!applyEdit(tr("Set %1").arg(key), after, selection_)) {
+    property_panel_->showSelection(robot_, selection_);
+    return false;
+  }
+  return true;
+}
+
+QMenu* MainWindow::createContextMenu() {
+  auto* menu = new QMenu(this);
+  menu->addMenu(add_link_menu_);
+  menu->addMenu(add_rod_menu_);
+  menu->addAction(add_cable_action_);
+  menu->addAction(add_load_action_);
+  menu->addSeparator();
+  menu->addAction(remove_action_);
+  return menu;
+}
+
+void MainWindow::updateModelActions() {
+  const int link = selectedLinkIndex();
+  const bool soft =
+      link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind == BodyKind::Soft;
+  add_cable_action_->setEnabled(soft);
+  add_load_action_->setEnabled(link >= 0);
+  remove_action_->setEnabled(!selection_.isEmpty());
+}
+
+}  // namespace tendril

@@ -1,0 +1,123 @@
+// MainWindow, part three: File > Examples and the autosave that offers to recover unsaved work
+// after a crash (ui/main_window.hpp).
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTimer>
+
+#include "core/io/json_io.hpp"
+#include "core/model/description_edit.hpp"
+#include "ui/app_paths.hpp"
+#include "ui/main_window.hpp"
+#include "ui/main_window_internal.hpp"
+
+namespace tendril {
+
+using main_window_detail::kRecoveredFileKey;
+using main_window_detail::kStatusMessageMs;
+using main_window_detail::toPath;
+
+// ---- files
+
+QStringList MainWindow::exampleFiles() {
+  const QString directory = examplesDirectory();
+  QStringList files;
+  if (directory.isEmpty()) {
+    return files;
+  }
+  const QDir examples(directory);
+  for (const QString& name : examples.entryList({"*.json"}, QDir::Files, QDir::Name)) {
+    files << examples.filePath(name);
+  }
+  return files;
+}
+
+void MainWindow::populateExamplesMenu() {
+  for (const QString& path : exampleFiles()) {
+    QString title = QFileInfo(path).completeBaseName().replace('_', ' ');
+    title[0] = title[0].toUpper();
+    QAction* action = examples_menu_->addAction(title, this, [this, path] {
+      if (confirmDiscardChanges()) {
+        openFile(path);
+      }
+    });
+    action->setToolTip(path);
+    action->setData(path);
+  }
+  examples_menu_->setEnabled(!examples_menu_->isEmpty());
+}
+
+QString MainWindow::recoveryFilePath() {
+  return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+      .filePath("recovery.json");
+}
+
+QTimer* MainWindow::autosaveTimer() const {
+  return autosave_timer_;
+}
+
+bool MainWindow::autosave() {
+  if (!isWindowModified()) {
+    return false;
+  }
+  const QString path = recoveryFilePath();
+  QDir().mkpath(QFileInfo(path).absolutePath());
+  try {
+    writeFileAtomically(toPath(path), serializeRobot(robot_));
+  } catch (const std::exception& error) {
+    statusBar()->showMessage(tr("Autosave failed: %1").arg(error.what()), kStatusMessageMs);
+    return false;
+  }
+  QSettings().setValue(kRecoveredFileKey, current_file_);
+  return true;
+}
+
+bool MainWindow::recoverAutosave() {
+  const QString path = recoveryFilePath();
+  if (!QFileInfo::exists(path)) {
+    return false;
+  }
+  RobotDescription robot;
+  try {
+    robot = loadRobot(toPath(path));
+    checkDescription(robot);
+  } catch (const std::exception& error) {
+    showError(tr("Cannot recover the autosaved model"), QString::fromStdString(error.what()));
+    removeRecoveryFile();
+    return false;
+  }
+  applyDescription(robot, QString());
+  setCurrentFile(QSettings().value(kRecoveredFileKey).toString());
+  recovered_unsaved_ = true;
+  updateTitle();
+  statusBar()->showMessage(tr("Recovered the autosaved model"), kStatusMessageMs);
+  return true;
+}
+
+void MainWindow::offerRecovery() {
+  if (!QFileInfo::exists(recoveryFilePath())) {
+    return;
+  }
+  const auto answer = QMessageBox::question(
+      this, tr("Recover unsaved work"),
+      tr("Tendril did not close normally last time. Recover the model autosaved then?"),
+      QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
+  if (answer == QMessageBox::Yes) {
+    recoverAutosave();
+  } else {
+    removeRecoveryFile();
+  }
+}
+
+void MainWindow::removeRecoveryFile() {
+  QFile::remove(recoveryFilePath());
+  QSettings().remove(kRecoveredFileKey);
+}
+
+}  // namespace tendril
