@@ -137,12 +137,14 @@ void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
     const int subtree = data.subtree_cols[j];
     data.dF_dq[j].middleCols(cols, subtree - cols).setZero();
     data.dF_dv[j].middleCols(cols, subtree - cols).setZero();
-    if (!joint.has_inertia) {
+    if (!joint.has_inertia && !joint.has_added_mass) {
       data.dF_dq[j].leftCols(cols).setZero();
       data.dF_dv[j].leftCols(cols).setZero();
       continue;
     }
-    const Matrix6d& M = joint.M;
+    // the added mass of a fluid is inertia too (Kirchhoff: (M + M_A) eta_dot + ad*_eta (M + M_A)
+    // eta); its cancelled weight is a pose-dependent load handled with the other loads
+    const Matrix6d M = joint.has_added_mass ? Matrix6d(joint.M + joint.added_mass) : joint.M;
     const Matrix6d N = coad(data.eta[j]) * M + coadBar(M * data.eta[j]);
     auto dF_dq = data.dF_dq[j].leftCols(cols);
     auto dF_dv = data.dF_dv[j].leftCols(cols);

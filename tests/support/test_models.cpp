@@ -6,6 +6,12 @@
 
 namespace tendril::test {
 
+double velocityStep(const Model& model) {
+  const CompiledEnvironment& env = model.environment;
+  const bool damped_contact = env.has_contact && (env.damping > 0.0 || env.friction > 0.0);
+  return env.has_fluid || damped_contact ? 1e-4 : 1e-2;
+}
+
 RobotDescription example(const std::string& stem) {
   return loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (stem + ".json"));
 }

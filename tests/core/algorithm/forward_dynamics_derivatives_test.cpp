@@ -24,9 +24,8 @@ namespace {
 // tenfold step (the mark of round-off, not of a wrong derivative). So the mismatch is measured
 // where it is not amplified, in force space: |M (J_an - J_fd)| / |M J_an|, the error of the
 // generalised forces the integrator's Newton step actually balances (1e-9 to 1e-10 measured).
-// Step 1e-5 in q: truncation ~h^2 ~ 1e-10. FD is quadratic in v, so any step is exact there.
+// Step 1e-5 in q: truncation ~h^2 ~ 1e-10; in v, test::velocityStep.
 constexpr double kStep = 1e-5;
-constexpr double kVelocityStep = 1e-2;
 constexpr double kTol = 1e-6;
 
 double forceSpaceMismatch(const Eigen::MatrixXd& M, const Eigen::MatrixXd& analytic,
@@ -55,7 +54,7 @@ Jacobians differences(const Model& model, const test::State& s, double t) {
   };
   return {test::centralDifference([&](const Eigen::VectorXd& q) { return fd(q, s.v); }, s.q, kStep),
           test::centralDifference([&](const Eigen::VectorXd& v) { return fd(s.q, v); }, s.v,
-                                  kVelocityStep),
+                                  test::velocityStep(model)),
           {}};
 }
 
@@ -82,7 +81,8 @@ TEST(ForwardDerivatives, RigidArmInAccelerationSpace) {
 
 INSTANTIATE_TEST_SUITE_P(Examples, ForwardDerivatives,
                          ::testing::Values("soft_cantilever", "hybrid_serial_robot",
-                                           "rigid_7dof_arm", "cable_manipulator"));
+                                           "rigid_7dof_arm", "cable_manipulator",
+                                           "contact_cylinder", "underwater_robot"));
 
 TEST(ForwardDerivatives, RandomTreesWithDamping) {
   for (unsigned seed = 1; seed <= 3; ++seed) {

@@ -23,11 +23,6 @@ namespace {
 // O(1) (the digest's misprinted (54) fails at 0.56)
 constexpr double kStep = 1e-6;
 constexpr double kTol = 1e-6;
-// ID is exactly quadratic in v (no velocity-dependent loads here), so central differences in v
-// have no truncation error at any step: a large step removes the round-off, which with 1e-6 reaches
-// 7e-7 on rods whose dID/dv is 1e3 times smaller than ID
-constexpr double kVelocityStep = 1e-2;
-
 struct Mismatch {
   double dq = 0.0, dv = 0.0;
 };
@@ -45,7 +40,7 @@ Mismatch compareWithFiniteDifferences(const Model& model, const test::State& s, 
   };
   Mismatch m;
   m.dq = test::relativeError(dq, test::centralDifference(id_of_q, s.q, kStep));
-  m.dv = test::relativeError(dv, test::centralDifference(id_of_v, s.v, kVelocityStep));
+  m.dv = test::relativeError(dv, test::centralDifference(id_of_v, s.v, test::velocityStep(model)));
   return m;
 }
 
@@ -66,7 +61,8 @@ TEST_P(ExampleDerivatives, MatchCentralDifferencesAtRandomStates) {
 INSTANTIATE_TEST_SUITE_P(Examples, ExampleDerivatives,
                          ::testing::Values("soft_cantilever", "tapered_free_fall",
                                            "hybrid_serial_robot", "rigid_7dof_arm",
-                                           "cable_manipulator"));
+                                           "cable_manipulator", "contact_cylinder",
+                                           "underwater_robot", "finray_finger", "parallel_robot"));
 
 // every joint type and every basis family, large strains
 TEST(InverseDynamicsDerivatives, RandomTreesOfEveryJointAndBasis) {
@@ -112,6 +108,31 @@ TEST(InverseDynamicsDerivatives, LocalAndGlobalPointLoads) {
     follower.abscissa = -1.0;
     robot.point_loads = {on_rod, on_body, follower};
     expectMatches(robot, seed, 1.0);
+  }
+}
+
+// contact with Hunt-Crossley damping and friction, at states where the rod presses on the cylinder
+TEST(InverseDynamicsDerivatives, DampedFrictionalContact) {
+  RobotDescription robot = test::example("contact_cylinder");
+  ContactDesc& contact = *robot.environment.contact;
+  contact.damping = 0.3;
+  contact.friction = 0.6;
+  contact.slip_velocity = 0.05;
+  contact.smoothing = 0.005;
+  const Model model = buildModel(robot);
+  RobotDescription free_robot = robot;
+  free_robot.environment.contact.reset();
+  const Model free_model = buildModel(free_robot);
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const test::State s = test::randomState(model, seed, 1.0);
+    Data with(model), without(free_model);
+    const double contact_force = (inverseDynamics(model, with, s.q, s.v, s.a) -
+                                  inverseDynamics(free_model, without, s.q, s.v, s.a))
+                                     .norm();
+    EXPECT_GT(contact_force, 1.0) << "seed " << seed << " is not in contact";
+    const Mismatch m = compareWithFiniteDifferences(model, s);
+    EXPECT_LT(m.dq, kTol) << "seed " << seed;
+    EXPECT_LT(m.dv, kTol) << "seed " << seed;
   }
 }
 
