@@ -47,6 +47,72 @@ void printTips(const Model& model, const Eigen::VectorXd& q) {
   }
 }
 
+SimulationResult runWithProgress(const Model& model, const SimulationOptions& sim, bool quiet) {
+  auto last_report = std::chrono::steady_clock::now();
+  const SimulationResult result = simulate(
+      model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), sim, nullptr,
+      [&](const Sample& sample) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!quiet && now - last_report > std::chrono::milliseconds(500)) {
+          std::cerr << "\rt = " << std::fixed << std::setprecision(3) << sample.t << " s ("
+                    << std::setprecision(0) << 100.0 * sample.t / sim.t_end << " %)" << std::flush;
+          last_report = now;
+        }
+        return true;
+      });
+  if (!quiet) std::cerr << "\r" << std::string(40, ' ') << "\r";
+  return result;
+}
+
+const char* jacobianName(JacobianKind kind) {
+  return kind == JacobianKind::Analytic ? "analytic" : "finite differences";
+}
+
+void printRun(const SimulationOptions& sim, const SimulationResult& result) {
+  std::cout << std::defaultfloat << std::setprecision(6) << "simulate: " << result.message << "\n"
+            << "integrator: " << integratorName(sim.integrator) << ", " << result.statistics.steps
+            << " steps, " << result.statistics.rhs_evaluations << " dynamics evaluations, "
+            << result.statistics.jacobian_evaluations << " Jacobians ("
+            << jacobianName(sim.jacobian) << ")\n"
+            << "wall time: " << result.statistics.wall_time << " s for " << result.samples.back().t
+            << " s simulated (" << result.samples.back().t / result.statistics.wall_time
+            << "x real time)\n";
+}
+
+// largest distance between the leaf tips of two runs over their common output samples
+double maxTipDistance(const Model& model, const std::vector<Sample>& a,
+                      const std::vector<Sample>& b) {
+  Data data_a(model), data_b(model);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) {
+    forwardKinematics(model, data_a, a[k].q);
+    forwardKinematics(model, data_b, b[k].q);
+    for (std::size_t i = 0; i < model.links.size(); ++i) {
+      if (!model.links[i].is_leaf) continue;
+      const int link = static_cast<int>(i);
+      worst = std::max(
+          worst, (linkTipPose(model, data_a, link).p - linkTipPose(model, data_b, link).p).norm());
+    }
+  }
+  return worst;
+}
+
+// the paper's validation: the same run with the analytical and the finite-difference Jacobian
+int compareJacobians(const Model& model, SimulationOptions sim, bool quiet) {
+  sim.jacobian = JacobianKind::Analytic;
+  const SimulationResult analytic = runWithProgress(model, sim, quiet);
+  printRun(sim, analytic);
+  sim.jacobian = JacobianKind::FiniteDifference;
+  const SimulationResult fd = runWithProgress(model, sim, quiet);
+  printRun(sim, fd);
+  const std::size_t common = std::min(analytic.samples.size(), fd.samples.size());
+  std::cout << "speed-up of the analytical Jacobian: "
+            << fd.statistics.wall_time / analytic.statistics.wall_time << "x\n"
+            << "tip error between the runs (largest over " << common
+            << " samples): " << maxTipDistance(model, analytic.samples, fd.samples) << " m\n";
+  printTips(model, analytic.samples.back().q);
+  return analytic.completed && fd.completed ? kExitOk : kExitFailure;
+}
 }  // namespace
 
 int runStatics(const Args& args) {
@@ -114,6 +180,8 @@ int runSimulate(const Args& args) {
       {"--jacobian", true,
        "analytic (recursive derivatives, default) | fd (central finite differences)"},
       {"--out", true, "trajectory CSV to write (also when the run stops early)"},
+      {"--compare-jacobians", false,
+       "run twice, analytic then fd: wall times, speed-up and the largest tip distance"},
       {"--quiet", false, "no progress on stderr"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
@@ -141,27 +209,9 @@ int runSimulate(const Args& args) {
   if (!(sim.output_interval > 0.0) || !(sim.t_end > 0.0))
     throw UsageError{"--t-end and --dt must be positive"};
   const bool quiet = parsed.has("--quiet");
-  auto last_report = std::chrono::steady_clock::now();
-  const SimulationResult result = simulate(
-      model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), sim, nullptr,
-      [&](const Sample& sample) {
-        const auto now = std::chrono::steady_clock::now();
-        if (!quiet && now - last_report > std::chrono::milliseconds(500)) {
-          std::cerr << "\rt = " << std::fixed << std::setprecision(3) << sample.t << " s ("
-                    << std::setprecision(0) << 100.0 * sample.t / sim.t_end << " %)" << std::flush;
-          last_report = now;
-        }
-        return true;
-      });
-  if (!quiet) std::cerr << "\r" << std::string(40, ' ') << "\r";
-  std::cout << std::defaultfloat << std::setprecision(6) << "simulate: " << result.message << "\n"
-            << "integrator: " << integratorName(sim.integrator) << ", " << result.statistics.steps
-            << " steps, " << result.statistics.rhs_evaluations << " dynamics evaluations, "
-            << result.statistics.jacobian_evaluations << " Jacobians ("
-            << (sim.jacobian == JacobianKind::Analytic ? "analytic" : "finite differences") << ")\n"
-            << "wall time: " << result.statistics.wall_time << " s for " << result.samples.back().t
-            << " s simulated (" << result.samples.back().t / result.statistics.wall_time
-            << "x real time)\n";
+  if (parsed.has("--compare-jacobians")) return compareJacobians(model, sim, quiet);
+  const SimulationResult result = runWithProgress(model, sim, quiet);
+  printRun(sim, result);
   printTips(model, result.samples.back().q);
   if (parsed.has("--out")) {
     saveTrajectoryCsv(model, result.samples, parsed.value("--out"));

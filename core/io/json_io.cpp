@@ -391,8 +391,8 @@ std::vector<double> readPolynomial(ObjectReader& in, const std::string& key) {
   const Json* value = in.optional(key);
   if (!value) return {0.0};
   if (value->is_number()) return {ObjectReader::asNumber(*value, in.at(key))};
-  if (!value->is_array() || value->empty() || value->size() > 8) {
-    ObjectReader::fail(in.at(key), "expected a number or 1 to 8 polynomial coefficients");
+  if (!value->is_array() || value->empty() || value->size() > 16) {
+    ObjectReader::fail(in.at(key), "expected a number or 1 to 16 polynomial coefficients");
   }
   std::vector<double> coefficients;
   for (std::size_t i = 0; i < value->size(); ++i) {

@@ -1,12 +1,13 @@
-// Variable-step, variable-order BDF through SUNDIALS CVODE(S) with a dense direct solver. The
-// Jacobian [[0, I], [dFD/dq, dFD/dv]] comes from the system's DynamicsJacobian (analytical or
-// finite differences); the damping work is a CVODES quadrature, so it is integrated to tolerance.
+// Variable-step, variable-order BDF through SUNDIALS CVODE(S). The Jacobian [[0, I], [dFD/dq,
+// dFD/dv]] comes from the system's DynamicsJacobian (analytical or finite differences); the Newton
+// systems are solved at size n, not 2n (second_order_linear_solver.hpp); the damping work is a
+// CVODES quadrature, so it is integrated to tolerance.
 
 #include <cvodes/cvodes.h>
 #include <nvector/nvector_serial.h>
-#include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
+#include "core/sim/second_order_linear_solver.hpp"
 #include "core/sim/simulation.hpp"
 
 namespace tendril::detail {
@@ -41,7 +42,7 @@ class BdfStepper final : public Stepper {
     CVodeSetMinStep(memory_, options_.min_step);
     if (options_.step > 0.0) CVodeSetMaxStep(memory_, options_.step);
     matrix_ = SUNDenseMatrix(2 * n_, 2 * n_, context_);
-    solver_ = SUNLinSol_Dense(y_, matrix_, context_);
+    solver_ = makeSecondOrderLinearSolver(n_, context_);
     CVodeSetLinearSolver(memory_, solver_, matrix_);
     CVodeSetJacFn(memory_, jacobian);
     CVodeQuadInit(memory_, dissipationRate, quadrature_);

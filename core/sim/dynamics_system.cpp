@@ -103,8 +103,14 @@ void DynamicsSystem::constrainedJacobian(double t, const Eigen::VectorXd& q,
 
 Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Energies e;
-  e.kinetic = 0.5 * v.dot(massMatrix(model_, data_, q) * v);
-  forwardKinematics(model_, data_, q);  // world poses for the gravitational energy
+  // 1/2 sum of eta^T (M + M_A) eta over the frames: v^T M v / 2 in O(n), without M
+  forwardKinematics(model_, data_, q, v);
+  for (int j = 0; j < model_.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model_.joints[j];
+    const Vector6d& eta = data_.eta[j];
+    if (joint.has_inertia) e.kinetic += 0.5 * eta.dot(joint.M * eta);
+    if (joint.has_added_mass) e.kinetic += 0.5 * eta.dot(joint.added_mass * eta);
+  }
   e.elastic = 0.5 * q.dot(model_.K * q);
   const Eigen::Vector3d a_g = model_.gravity.tail<3>();
   for (int j = 0; j < model_.n_vjoints(); ++j) {
