@@ -82,7 +82,8 @@ TEST(ForwardDerivatives, RigidArmInAccelerationSpace) {
 INSTANTIATE_TEST_SUITE_P(Examples, ForwardDerivatives,
                          ::testing::Values("soft_cantilever", "hybrid_serial_robot",
                                            "rigid_7dof_arm", "cable_manipulator",
-                                           "contact_cylinder", "underwater_robot"));
+                                           "contact_cylinder", "underwater_robot",
+                                           "paper_cable_manipulator", "paper_hybrid_serial_robot"));
 
 TEST(ForwardDerivatives, RandomTreesWithDamping) {
   for (unsigned seed = 1; seed <= 3; ++seed) {

@@ -62,7 +62,9 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExampleDerivatives,
                          ::testing::Values("soft_cantilever", "tapered_free_fall",
                                            "hybrid_serial_robot", "rigid_7dof_arm",
                                            "cable_manipulator", "contact_cylinder",
-                                           "underwater_robot", "finray_finger", "parallel_robot"));
+                                           "underwater_robot", "paper_cable_manipulator",
+                                           "paper_hybrid_serial_robot", "finray_finger",
+                                           "parallel_robot"));
 
 // every joint type and every basis family, large strains
 TEST(InverseDynamicsDerivatives, RandomTreesOfEveryJointAndBasis) {
