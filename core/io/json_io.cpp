@@ -589,6 +589,7 @@ RobotDescription readRobot(const Json& json) {
   }
   RobotDescription robot;
   robot.name = in.string("name", robot.name);
+  robot.description = in.string("description", robot.description);
   robot.gravity = in.numbers<3>("gravity", robot.gravity);
   const Json& links = in.required("links");
   if (!links.is_array()) ObjectReader::fail("/links", "expected an array");
@@ -794,7 +795,9 @@ RobotDescription parseRobot(const std::string& json_text) {
 }
 
 std::string serializeRobot(const RobotDescription& robot) {
-  Json out{{"schema_version", kSchemaVersion}, {"name", robot.name}, {"gravity", robot.gravity}};
+  Json out{{"schema_version", kSchemaVersion}, {"name", robot.name}};
+  if (!robot.description.empty()) out["description"] = robot.description;
+  out["gravity"] = robot.gravity;
   Json links = Json::array();
   for (const LinkDesc& link : robot.links) links.push_back(writeLink(link));
   out["links"] = links;

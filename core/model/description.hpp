@@ -297,6 +297,7 @@ struct EnvironmentDesc {
 
 struct RobotDescription {
   std::string name = "untitled";
+  std::string description;        ///< free text: provenance, parameter choices (JSON "description")
   Vec3 gravity{0.0, 0.0, -9.81};  ///< [m/s^2]
   std::vector<LinkDesc> links;    ///< any order; parents are resolved by name
   std::vector<JointInputDesc> joint_inputs;

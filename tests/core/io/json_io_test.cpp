@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/model/model.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace tendril {
 namespace {
@@ -53,6 +54,14 @@ TEST(JsonIoTest, SaveLoadSaveIsByteIdentical) {
     EXPECT_EQ(first, second);
     EXPECT_EQ(saved, serializeRobot(second));
   }
+}
+
+TEST(JsonIoTest, DescriptionIsKeptAndOptional) {
+  RobotDescription robot = test::example("paper_cable_manipulator");
+  EXPECT_NE(robot.description.find("Table 2"), std::string::npos);
+  EXPECT_EQ(parseRobot(serializeRobot(robot)).description, robot.description);
+  robot.description.clear();  // an empty description is not written
+  EXPECT_EQ(serializeRobot(robot).find("\"description\""), std::string::npos);
 }
 
 TEST(JsonIoTest, SaveIsAtomicAndReplacesTheFile) {
