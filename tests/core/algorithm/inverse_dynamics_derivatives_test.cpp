@@ -63,8 +63,8 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExampleDerivatives,
                                            "hybrid_serial_robot", "rigid_7dof_arm",
                                            "cable_manipulator", "contact_cylinder",
                                            "underwater_robot", "paper_cable_manipulator",
-                                           "paper_hybrid_serial_robot", "finray_finger",
-                                           "parallel_robot"));
+                                           "paper_hybrid_serial_robot", "paper_contact_cylinder",
+                                           "finray_finger", "parallel_robot"));
 
 // every joint type and every basis family, large strains
 TEST(InverseDynamicsDerivatives, RandomTreesOfEveryJointAndBasis) {
