@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 #include "app/cli_args.hpp"
 #include "core/io/json_io.hpp"
@@ -44,6 +45,33 @@ int runInfo(const Args& args) {
             << ", joint inputs: " << robot->joint_inputs.size() << "\n";
   std::cout << "virtual joints (computational points): " << model.n_vjoints() << "\n";
   std::cout << "degrees of freedom: " << model.nq << "\n";
+  // joint-coordinate control and closed chains (theory-gvs.md 3.4, 3.5)
+  if (!model.prescribed.empty()) {
+    std::cout << "prescribed coordinates: " << model.prescribed.size() << "\n";
+    for (const CompiledPrescribedCoordinate& p : model.prescribed)
+      std::cout << "  " << model.coordinate_names[p.coordinate] << "\n";
+  }
+  if (!model.closed_chains.empty()) {
+    const auto frame = [](const ClosedChainFrameDesc& f) {
+      std::ostringstream text;
+      text << f.link;
+      if (f.abscissa < 0.0) {
+        text << " (tip)";
+      } else if (f.abscissa > 0.0) {
+        text << " (X = " << f.abscissa << " m)";
+      }
+      return text.str();
+    };
+    std::cout << "closed chains: " << model.closed_chains.size() << ", " << model.n_constraints
+              << " constraint rows, T_B = " << model.constraint_time_constant << " s\n";
+    for (std::size_t k = 0; k < model.closed_chains.size(); ++k) {
+      const CompiledClosedChain& chain = model.closed_chains[k];
+      const ClosedChainDesc& desc = robot->closed_chains[k];
+      std::cout << "  " << std::left << std::setw(16) << chain.name << " A " << frame(desc.a)
+                << ", B " << frame(desc.b) << ", rows " << chain.row << "-"
+                << chain.row + chain.m() - 1 << " (" << chain.m() << ")\n";
+    }
+  }
   if (parsed.has("--coordinates")) {
     for (int i = 0; i < model.nq; ++i)
       std::cout << "  " << i << "  " << model.coordinate_names[i] << "\n";
@@ -63,12 +91,16 @@ int runValidate(const Args& args) {
 }
 
 int runRender(const Args& args, const std::string& argv0) {
-  const std::vector<Option> options = {{"--out", true, "PNG file to write (required)"},
-                                       {"--width", true, "image width in pixels (default 1280)"},
-                                       {"--height", true, "image height in pixels (default 800)"}};
+  const std::vector<Option> options = {
+      {"--out", true, "PNG file to write (required)"},
+      {"--width", true, "image width in pixels (default 1280)"},
+      {"--height", true, "image height in pixels (default 800)"},
+      {"--motion", true, "simulate T seconds from rest and draw a film strip"},
+      {"--frames", true, "instants in the film strip (default 5)"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
-    printHelp("render MODEL.json --out shot.png [--width W] [--height H]", options);
+    printHelp("render MODEL.json --out shot.png [--width W] [--height H] [--motion T [--frames N]]",
+              options);
     return kExitOk;
   }
   const std::string model = modelPath(parsed);

@@ -4,9 +4,14 @@
 #include <vtkPNGWriter.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkSmartPointer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
 #include <vtkWindowToImageFilter.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <memory>
 
 #include "ui/viewport/scene/robot_scene.hpp"
 #include "ui/viewport/scene/scene_setup.hpp"
@@ -44,6 +49,20 @@ std::string checkRequest(const std::string& png_path, int width, int height) {
   return {};
 }
 
+bool writePng(vtkRenderWindow* window, const std::string& png_path, std::string* error) {
+  vtkNew<vtkWindowToImageFilter> grab;
+  grab->SetInput(window);
+  grab->SetInputBufferTypeToRGB();
+  vtkNew<vtkPNGWriter> writer;
+  writer->SetFileName(png_path.c_str());
+  writer->SetInputConnection(grab->GetOutputPort());
+  writer->Write();
+  if (writer->GetErrorCode() != 0) {
+    return fail(error, "cannot write " + png_path);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool renderFrameToPng(const Frame& frame, const std::string& png_path, int width, int height,
@@ -66,17 +85,58 @@ bool renderFrameToPng(const Frame& frame, const std::string& png_path, int width
   setCameraView(renderer, ViewDirection::Isometric, scene.robotBounds());
   window->Render();
 
-  vtkNew<vtkWindowToImageFilter> grab;
-  grab->SetInput(window);
-  grab->SetInputBufferTypeToRGB();
-  vtkNew<vtkPNGWriter> writer;
-  writer->SetFileName(png_path.c_str());
-  writer->SetInputConnection(grab->GetOutputPort());
-  writer->Write();
-  if (writer->GetErrorCode() != 0) {
-    return fail(error, "cannot write " + png_path);
+  return writePng(window, png_path, error);
+}
+
+bool renderFilmstripToPng(const std::vector<FramePtr>& frames,
+                          const std::vector<std::string>& labels, const std::string& png_path,
+                          int width, int height, std::string* error) {
+  if (const std::string reason = checkRequest(png_path, width, height); !reason.empty()) {
+    return fail(error, reason);
   }
-  return true;
+  if (frames.empty()) return fail(error, "no frames to render");
+  vtkNew<vtkRenderWindow> window;
+  window->SetOffScreenRendering(1);
+  window->SetSize(width, height);
+  // one renderer per panel, all looking through the first one's camera
+  std::vector<vtkSmartPointer<vtkRenderer>> renderers;
+  std::vector<std::unique_ptr<RobotScene>> scenes;
+  std::optional<Bounds> all;
+  const double panel = 1.0 / static_cast<double>(frames.size());
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    auto renderer = vtkSmartPointer<vtkRenderer>::New();
+    styleRenderer(renderer);
+    renderer->SetViewport(panel * static_cast<double>(i), 0.0, panel * static_cast<double>(i + 1),
+                          1.0);
+    window->AddRenderer(renderer);
+    auto scene = std::make_unique<RobotScene>(renderer);
+    scene->show(*frames[i]);
+    if (const std::optional<Bounds> b = scene->robotBounds()) {
+      if (!all) all = b;
+      for (int k = 0; k < 6; k += 2) {
+        (*all)[k] = std::min((*all)[k], (*b)[k]);
+        (*all)[k + 1] = std::max((*all)[k + 1], (*b)[k + 1]);
+      }
+    }
+    if (i < labels.size()) {
+      vtkNew<vtkTextActor> caption;
+      caption->SetInput(labels[i].c_str());
+      caption->GetTextProperty()->SetFontSize(std::max(12, height / 24));
+      caption->GetTextProperty()->SetColor(0.1, 0.1, 0.15);
+      caption->SetPosition(10, 10);
+      renderer->AddActor2D(caption);
+    }
+    renderers.push_back(renderer);
+    scenes.push_back(std::move(scene));
+  }
+  window->Render();  // sizes the viewports so that the fit knows their aspect
+  setCameraView(renderers.front(), ViewDirection::Isometric, all);
+  for (std::size_t i = 1; i < renderers.size(); ++i) {
+    renderers[i]->SetActiveCamera(renderers.front()->GetActiveCamera());
+    renderers[i]->ResetCameraClippingRange();
+  }
+  window->Render();
+  return writePng(window, png_path, error);
 }
 
 }  // namespace tendril

@@ -3,6 +3,7 @@
 // header; no Qt anywhere.
 
 #include <string>
+#include <vector>
 
 #include "core/sim/frame.hpp"
 
@@ -19,5 +20,12 @@ namespace tendril {
 ///      false with a reason naming xvfb-run, instead of letting VTK abort the process.
 bool renderFrameToPng(const Frame& frame, const std::string& png_path, int width, int height,
                       std::string* error);
+
+/// \brief Renders frames side by side into one PNG, a film strip of a motion: the same isometric
+/// camera fitted to all of them, each panel captioned with its label (e.g. "t = 2 s").
+/// Same preconditions and failures as renderFrameToPng; \p width is the whole strip's.
+bool renderFilmstripToPng(const std::vector<FramePtr>& frames,
+                          const std::vector<std::string>& labels, const std::string& png_path,
+                          int width, int height, std::string* error);
 
 }  // namespace tendril
