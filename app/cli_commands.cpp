@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
@@ -64,11 +65,13 @@ int runInfo(const Args& args) {
     };
     std::cout << "closed chains: " << model.closed_chains.size() << ", " << model.n_constraints
               << " constraint rows, T_B = " << model.constraint_time_constant << " s\n";
-    for (std::size_t k = 0; k < model.closed_chains.size(); ++k) {
-      const CompiledClosedChain& chain = model.closed_chains[k];
-      const ClosedChainDesc& desc = robot->closed_chains[k];
-      std::cout << "  " << std::left << std::setw(16) << chain.name << " A " << frame(desc.a)
-                << ", B " << frame(desc.b) << ", rows " << chain.row << "-"
+    for (const CompiledClosedChain& chain : model.closed_chains) {
+      const auto desc =
+          std::find_if(robot->closed_chains.begin(), robot->closed_chains.end(),
+                       [&](const ClosedChainDesc& d) { return d.name == chain.name; });
+      if (desc == robot->closed_chains.end()) continue;
+      std::cout << "  " << std::left << std::setw(16) << chain.name << " A " << frame(desc->a)
+                << ", B " << frame(desc->b) << ", rows " << chain.row << "-"
                 << chain.row + chain.m() - 1 << " (" << chain.m() << ")\n";
     }
   }

@@ -4,6 +4,7 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 
@@ -18,6 +19,29 @@ std::vector<int> freeCoordinates(const Model& model) {
     if (!prescribed[k]) free.push_back(k);
   }
   return free;
+}
+
+// solves [[M_uu, -A_u^T], [A_u, 0]] [X; dlambda] = [dr_uu; dc_u] on the free rows and columns
+// with the factors of the last constrainedForwardDynamics(), and scatters X into out (nv x nv,
+// zero on the prescribed rows and columns)
+void solveFreeBlock(const Model& model, ConstrainedDynamicsData& cdd, const Eigen::MatrixXd& dr,
+                    const Eigen::MatrixXd& dc, Eigen::MatrixXd& out) {
+  const std::vector<int>& free = cdd.free_coordinates;
+  const int nu = static_cast<int>(free.size());
+  for (int c = 0; c < nu; ++c) {
+    for (int r = 0; r < nu; ++r) cdd.X(r, c) = dr(free[r], free[c]);
+  }
+  cdd.M_factor.solveInPlace(cdd.X);
+  if (model.n_constraints > 0) {
+    for (int c = 0; c < nu; ++c) cdd.dlambda.col(c) = dc.col(free[c]);
+    cdd.dlambda.noalias() -= cdd.A_u * cdd.X;
+    cdd.S_factor.solveInPlace(cdd.dlambda);
+    cdd.X.noalias() += cdd.Y * cdd.dlambda;
+  }
+  out.setZero();
+  for (int c = 0; c < nu; ++c) {
+    for (int r = 0; r < nu; ++r) out(free[r], free[c]) = cdd.X(r, c);
+  }
 }
 
 }  // namespace
@@ -39,7 +63,15 @@ ConstrainedDynamicsData::ConstrainedDynamicsData(const Model& model)
       Y(free_coordinates.size(), model.n_constraints),
       S(model.n_constraints, model.n_constraints),
       M_factor(free_coordinates.size()),
-      S_factor(model.n_constraints) {}
+      S_factor(model.n_constraints),
+      dqdd_dq(Eigen::MatrixXd::Zero(model.nv, model.nq)),
+      dqdd_dv(Eigen::MatrixXd::Zero(model.nv, model.nv)),
+      dforces_dq(Eigen::MatrixXd::Zero(model.nv, model.nq)),
+      dforces_dv(Eigen::MatrixXd::Zero(model.nv, model.nv)),
+      dc_dq(Eigen::MatrixXd::Zero(model.n_constraints, model.nq)),
+      dc_dv(Eigen::MatrixXd::Zero(model.n_constraints, model.nv)),
+      X(free_coordinates.size(), free_coordinates.size()),
+      dlambda(model.n_constraints, free_coordinates.size()) {}
 
 bool hasConstraints(const Model& model) {
   return model.n_constraints > 0 || !model.prescribed.empty();
@@ -131,6 +163,36 @@ const Eigen::VectorXd& constrainedForwardDynamics(
   return cdd.qdd;
 }
 
+void constrainedForwardDynamicsDerivatives(const Model& model, Data& data,
+                                           ConstrainedDynamicsData& cdd,
+                                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                                           const Eigen::Ref<const Eigen::VectorXd>& v,
+                                           const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
+                                           double t) {
+  constrainedForwardDynamics(model, data, cdd, q, v, tau_actuation, t);
+  if (!cdd.problem.empty() || !cdd.qdd.allFinite()) {
+    cdd.dqdd_dq.setConstant(std::numeric_limits<double>::quiet_NaN());
+    cdd.dqdd_dv.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  // dr = d(B u)/dq - K - dID/dq (+ d(A^T lambda)/dq), -D - dID/dv at the constrained qdd
+  inverseDynamicsDerivatives(model, data, cdd.q, cdd.v, cdd.qdd, t);
+  actuationJacobian(model, data, cdd.q, t);
+  cdd.dforces_dq = data.dtau_applied_dq - model.K - data.dtau_dq;
+  cdd.dforces_dv = -model.D - data.dtau_dv;
+  if (model.n_constraints > 0) {
+    // dc = -(d(A qdd + A-dot v) + (2/T_B) d(A v) + de/T_B^2) (50), (51)
+    ConstraintData& cd = cdd.constraints;
+    constraintDerivatives(model, data, cdd.lambda, cd);
+    const double T_B = model.constraint_time_constant;
+    cdd.dforces_dq += cd.dAtlambda_dq;
+    cdd.dc_dq = -cd.dbias_dq - (2.0 / T_B) * cd.dAv_dq - cd.de_dq / (T_B * T_B);
+    cdd.dc_dv = -cd.dbias_dv - (2.0 / T_B) * cd.A;
+  }
+  solveFreeBlock(model, cdd, cdd.dforces_dq, cdd.dc_dq, cdd.dqdd_dq);
+  solveFreeBlock(model, cdd, cdd.dforces_dv, cdd.dc_dv, cdd.dqdd_dv);
+}
+
 void indexThreeResidual(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
                         const Eigen::Ref<const Eigen::VectorXd>& q,
                         const Eigen::Ref<const Eigen::VectorXd>& v,
@@ -149,6 +211,35 @@ void indexThreeResidual(const Model& model, Data& data, ConstrainedDynamicsData&
     R.tail(m) = cdd.constraints.e;
   }
   for (int r = 0; r < nu; ++r) R(r) = cdd.forces(free[r]);
+}
+
+void indexThreeJacobian(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+                        const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v,
+                        const Eigen::Ref<const Eigen::VectorXd>& a,
+                        const Eigen::Ref<const Eigen::VectorXd>& lambda, double t, double v_rate,
+                        double a_rate, Eigen::Ref<Eigen::MatrixXd> J) {
+  const std::vector<int>& free = cdd.free_coordinates;
+  const int nu = static_cast<int>(free.size()), m = model.n_constraints;
+  inverseDynamicsDerivatives(model, data, q, v, a, t);
+  actuationJacobian(model, data, q, t);
+  massMatrixFromKinematics(model, data);
+  // total derivative of tau - ID + A^T lambda along (q, v(q), a(q)) (12)
+  cdd.dforces_dq = data.dtau_applied_dq - model.K - data.dtau_dq;
+  cdd.dforces_dq -= v_rate * model.D;
+  cdd.dforces_dq -= v_rate * data.dtau_dv;
+  cdd.dforces_dq -= a_rate * data.M;
+  if (m > 0) {
+    constraintDerivatives(model, data, lambda, cdd.constraints);
+    cdd.dforces_dq += cdd.constraints.dAtlambda_dq;
+  }
+  J.setZero();
+  for (int c = 0; c < nu; ++c) {
+    for (int r = 0; r < nu; ++r) J(r, c) = cdd.dforces_dq(free[r], free[c]);
+    if (m == 0) continue;
+    J.block(0, nu, nu, m).row(c) = cdd.constraints.A.col(free[c]).transpose();
+    J.block(nu, c, m, 1) = cdd.constraints.de_dq.col(free[c]);
+  }
 }
 
 }  // namespace tendril

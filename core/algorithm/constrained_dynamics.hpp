@@ -11,6 +11,17 @@
 // [[M_uu, -A_u^T], [A_u, 0]]: M_uu is positive definite, and S is too exactly when A_u has full
 // row rank (a redundant constraint makes it singular and is reported). The efforts holding the
 // prescribed coordinates are u_k = (M qdd)_k + ID_k(q, qdot, 0) - tau_k - (A^T lambda)_k.
+//
+// Derivatives (50), (51), (44): differentiating M_uu qdd_u - A_u^T lambda = f_u and
+// A_u qdd_u = c (qdd_k, q_k, qdot_k fixed: the prescribed columns and rows are zero) gives, for x a
+// free q or qdot,
+//   [[M_uu, -A_u^T], [A_u, 0]] [dqdd_u/dx; dlambda/dx] = [dr_u/dx; dc/dx]
+//   dr/dq = d(B u)/dq - K - dID/dq(q, qdot, qdd) + d(A^T lambda)/dq,  dr/dqdot = -D - dID/dqdot
+//   dc/dq = -d(A qdd + A-dot qdot)/dq - (2/T_B) d(A qdot)/dq - (1/T_B^2) de/dq
+//   dc/dqdot = -d(A qdd + A-dot qdot)/dqdot - (2/T_B) A
+// with ID differentiated at the constrained qdd (so that dM/dq qdd is included) and lambda held
+// fixed in A^T lambda. The same Schur complement solves it: dlambda = S^-1 (dc - A_u M_uu^-1 dr),
+// dqdd_u = M_uu^-1 (dr + A_u^T dlambda).
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -39,6 +50,12 @@ struct ConstrainedDynamicsData {
   Eigen::LLT<Eigen::MatrixXd> M_factor;
   Eigen::LDLT<Eigen::MatrixXd> S_factor;
   std::string problem;  ///< why the last solve failed (redundant constraint), empty otherwise
+
+  // computed by constrainedForwardDynamicsDerivatives()
+  Eigen::MatrixXd dqdd_dq, dqdd_dv;        ///< d qdd/dq, d qdd/dv (nv x nv); prescribed: 0
+  Eigen::MatrixXd dforces_dq, dforces_dv;  ///< dr/dq, dr/dv (nv x nv)
+  Eigen::MatrixXd dc_dq, dc_dv;            ///< dc/dq, dc/dv (m x nv)
+  Eigen::MatrixXd X, dlambda;              ///< nu x nu, m x nu
 };
 
 /// \brief Whether the model has closed chains or prescribed coordinates.
@@ -57,6 +74,18 @@ const Eigen::VectorXd& constrainedForwardDynamics(
     const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
     const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t);
 
+/// \brief Analytical derivatives of constrainedForwardDynamics() with respect to q and v (50),
+///        (51), (44) into cdd.dqdd_dq and cdd.dqdd_dv (nv x nv; the rows and columns of the
+///        prescribed coordinates are zero). Also everything constrainedForwardDynamics() fills.
+///        NaN with cdd.problem set when the solve fails. Allocation-free.
+/// \param[in] tau_actuation B u(t) at q (dim model.nv), without -K q - D v
+void constrainedForwardDynamicsDerivatives(const Model& model, Data& data,
+                                           ConstrainedDynamicsData& cdd,
+                                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                                           const Eigen::Ref<const Eigen::VectorXd>& v,
+                                           const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
+                                           double t);
+
 /// \brief Residual of the index-3 equations (52a) for Newmark and statics, on the free rows:
 ///        R = [ (tau(q, v) - ID(q, v, a) + A^T lambda)_u ; e(q) ], tau = B u(t) - K q - D v.
 ///        The prescribed entries of q, v, a must already hold f, f', f''.
@@ -67,5 +96,19 @@ void indexThreeResidual(const Model& model, Data& data, ConstrainedDynamicsData&
                         const Eigen::Ref<const Eigen::VectorXd>& a,
                         const Eigen::Ref<const Eigen::VectorXd>& lambda, double t,
                         Eigen::Ref<Eigen::VectorXd> R);
+
+/// \brief Jacobian of indexThreeResidual() with respect to (q_u, lambda) when v and a follow q
+///        through the Newmark formulas (10): dv/dq = v_rate I, da/dq = a_rate I (theory-gvs.md
+///        (52b), (12), (45)):
+///          J = [[(dtau/dq - dID/dq + d(A^T lambda)/dq + v_rate (-D - dID/dv) - a_rate M)_uu,
+///                A_u^T], [(de/dq)_u, 0]].
+///        Also leaves the residual's A and e in cdd.constraints.
+/// \param[out] J (nu + m) x (nu + m), sized by the caller
+void indexThreeJacobian(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+                        const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v,
+                        const Eigen::Ref<const Eigen::VectorXd>& a,
+                        const Eigen::Ref<const Eigen::VectorXd>& lambda, double t, double v_rate,
+                        double a_rate, Eigen::Ref<Eigen::MatrixXd> J);
 
 }  // namespace tendril

@@ -11,6 +11,20 @@
 //                                                                (7, erratum of D72: middle term)
 //   de_k/dq = Phi_perp^T T^-1(eps) (Ad_{g_BA} J_A - J_B),  eps = log(g_BA)^v        (D77-D80)
 // The rows of all joints are stacked in model order (CompiledClosedChain::row).
+//
+// Derivatives for the Jacobians (50), (51), from the per-frame derivatives of the inverse-dynamics
+// derivative pass (d eta/dq, d eta_dot/dq, d eta_dot/dv, J = d eta/dv). With J_rel = Ad_{g_BA} J_A
+// - J_B, d(Ad_{g_BA} V)/dq = -ad_{Ad_{g_BA} V} J_rel + Ad_{g_BA} dV/dq (D75, D76):
+//   d(A v)/dq            = Phi_perp^T (-ad_{Ad eta_A} J_rel + Ad d eta_A/dq - d eta_B/dq)
+//   d(A a + A-dot v)/dq  = Phi_perp^T (d(Ad etadot_A)/dq - d(ad_{eta_B} Ad eta_A)/dq
+//                          - d etadot_B/dq)                              (corrected D72)
+//   d(A a + A-dot v)/dv  = Phi_perp^T (Ad d etadot_A/dv + ad_{Ad eta_A} J_B
+//                          - ad_{eta_B} Ad J_A - d etadot_B/dv)                    (D81-D83)
+//   d(A^T lambda)/dq     = d(J_A^T)/dq F_A + J_A^T dF_A/dq + d(J_B^T)/dq (-w),
+//                          w = Phi_perp lambda_k, F_A = Ad_{g_BA}^T w,
+//                          dF_A/dq = -Ad_{g_BA}^T adbar*_w J_rel                    (D68, D69)
+// where d(J^T)/dq F (F fixed in the frame) is the backward recursion of the inverse-dynamics
+// derivatives (C29, C31) run for that one wrench along the frame's path to the root.
 
 #include <Eigen/Core>
 #include <optional>
@@ -31,6 +45,16 @@ struct ConstraintData {
   Eigen::VectorXd bias;      ///< A qdd + A-dot qdot at the accelerations of data.eta_dot (m)
   std::vector<SE3> g_BA;     ///< frame A in frame B, per closed-chain joint
   Eigen::MatrixXd J_a, J_b;  ///< 6 x nv scratch: Jacobians of frames A and B
+
+  // computed by constraintDerivatives()
+  Eigen::MatrixXd dAv_dq;        ///< d(A v)/dq with v fixed (m x nq)
+  Eigen::MatrixXd dbias_dq;      ///< d(A a + A-dot v)/dq with a, v fixed (m x nq)
+  Eigen::MatrixXd dbias_dv;      ///< d(A a + A-dot v)/dv with a fixed (m x nv)
+  Eigen::MatrixXd dAtlambda_dq;  ///< d(A^T lambda)/dq with lambda fixed (nv x nq)
+  // 6 x nv scratch: J_rel and the frames' d eta/dq, d etadot/dq, d etadot/dv; the wrench
+  // derivative of the backward recursion; 6 x max nq_j
+  Eigen::MatrixXd J_rel, deta_a, deta_b, dacc_a, dacc_b, daccv_a, daccv_b, dwrench;
+  Matrix6Xd scratch_6n;
 };
 
 /// \brief Poses of frames A and B of closed-chain joint k in world. \pre data.g is current.
@@ -53,6 +77,24 @@ void constraintErrorJacobian(const Model& model, const Data& data, ConstraintDat
 ///        the same base acceleration). Also fills cd.e and cd.g_BA. With qdd = 0 this is
 ///        A-dot qdot. \pre inverseDynamics(model, data, q, v, qdd, t) ran.
 void constraintBias(const Model& model, const Data& data, ConstraintData& cd);
+
+/// \brief e, A, de/dq, the bias A a + A-dot v (as constraintBias()) and their derivatives
+///        cd.dAv_dq, cd.dbias_dq, cd.dbias_dv, cd.dAtlambda_dq (theory-gvs.md 7 with its errata).
+///        Allocation-free.
+/// \param[in] lambda constraint forces (m), held fixed in d(A^T lambda)/dq
+/// \pre inverseDynamicsDerivatives(model, data, q, v, a, t) ran (a enters the bias and its
+///      derivatives only)
+void constraintDerivatives(const Model& model, const Data& data,
+                           const Eigen::Ref<const Eigen::VectorXd>& lambda, ConstraintData& cd);
+
+/// \brief Adds d(J_j^T F)/dq with F held fixed in child frame j (the generalised force of a
+///        follower wrench, differentiated) to out (nv x nq), by the backward recursion (C29, C31)
+///        along j's path to the root. \pre inverseDynamicsDerivatives() ran at q.
+/// \param[in,out] dwrench 6 x nv scratch
+/// \param[in,out] scratch 6 x max nq_j scratch
+void addWrenchProjectionDerivative(const Model& model, const Data& data, int j, const Vector6d& F,
+                                   Eigen::Ref<Eigen::MatrixXd> out,
+                                   Eigen::Ref<Eigen::MatrixXd> dwrench, Matrix6Xd& scratch);
 
 /// \brief The first constrained direction that is a linear combination of the ones before it
 ///        (A does not have full row rank), restricted to the columns in `free_columns` (all when

@@ -45,7 +45,11 @@ void AnalyticJacobian::compute(const Model& model, Data& data, double t, const E
 }
 
 DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian)
-    : model_(model), data_(model), jacobian_(std::move(jacobian)), tau_(model.nv) {
+    : model_(model),
+      data_(model),
+      jacobian_(std::move(jacobian)),
+      analytic_(dynamic_cast<const AnalyticJacobian*>(jacobian_.get()) != nullptr),
+      tau_(model.nv) {
   if (hasConstraints(model)) constrained_ = std::make_unique<ConstrainedDynamicsData>(model);
 }
 
@@ -71,6 +75,13 @@ void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::V
 void DynamicsSystem::constrainedJacobian(double t, const Eigen::VectorXd& q,
                                          const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
                                          Eigen::MatrixXd& dqdd_dv) {
+  if (analytic_) {
+    actuationForces(model_, q, t, tau_);
+    constrainedForwardDynamicsDerivatives(model_, data_, *constrained_, q, v, tau_, t);
+    dqdd_dq = constrained_->dqdd_dq;
+    dqdd_dv = constrained_->dqdd_dv;
+    return;
+  }
   // central differences; the prescribed columns come out zero (their entries are overwritten)
   // and so do their rows (qdd_k = f''(t))
   constexpr double kStep = 1e-6;

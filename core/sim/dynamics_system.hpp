@@ -68,6 +68,15 @@ class DynamicsSystem {
   Data& data() { return data_; }
   long evaluations() const { return evaluations_; }
   long jacobianEvaluations() const { return jacobian_evaluations_; }
+  /// \brief Counts work done outside acceleration() and jacobian() by a solver with its own
+  /// residual (index-3 Newmark): residual evaluations and Jacobians.
+  void countEvaluations(long dynamics, long jacobians) {
+    evaluations_ += dynamics;
+    jacobian_evaluations_ += jacobians;
+  }
+  /// \brief Whether jacobian() is analytical (else finite differences): the constrained solvers
+  /// choose their own Jacobians by it.
+  bool analyticJacobian() const { return analytic_; }
   /// \brief Closed chains and prescribed coordinates (theory-gvs.md 3.4, 3.5): the workspace of the
   /// last constrained acceleration (lambda, efforts, problem), null for an unconstrained model.
   const ConstrainedDynamicsData* constrained() const { return constrained_.get(); }
@@ -76,11 +85,12 @@ class DynamicsSystem {
   const Model& model_;
   Data data_;
   std::unique_ptr<DynamicsJacobian> jacobian_;
+  bool analytic_ = false;
   Eigen::VectorXd tau_;
   long evaluations_ = 0, jacobian_evaluations_ = 0;
 
-  // closed chains and prescribed coordinates: constrained accelerations, and their Jacobian by
-  // central differences of them (whatever the jacobian_ kind) until the analytical (50, 51) exist
+  // closed chains and prescribed coordinates: constrained accelerations, and their Jacobian,
+  // analytical (50, 51, 44) when jacobian_ is, else central differences of them
   void constrainedJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                            Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
   std::unique_ptr<ConstrainedDynamicsData> constrained_;

@@ -62,8 +62,9 @@ class NewmarkStepper final : public FixedStepStepper {
 // unknowns z = (q_u, lambda) at t + h, with q_k = f(t + h), v_k = f', a_k = f'' and the free
 // velocities and accelerations from the Newmark formulas (10);
 //   R(z) = [ (tau - ID(q, v, a) + A^T lambda)_u ; e(q) ].
-// dR/dq_u is the total derivative through (10), by central differences once per step at the
-// predictor (modified Newton); dR/dlambda = [A_u^T; 0]. A step is accepted when the correction
+// dR/dq_u is the total derivative through (10), once per step at the predictor (modified
+// Newton): analytical (indexThreeJacobian) when the system's Jacobian is, else by central
+// differences; dR/dlambda = [A_u^T; 0]. A step is accepted when the correction
 // is within the Newton tolerance and |e| <= the absolute tolerance.
 class ConstrainedNewmarkStepper final : public FixedStepStepper {
  public:
@@ -87,6 +88,7 @@ class ConstrainedNewmarkStepper final : public FixedStepStepper {
     q_n_ = q;
     v_n_ = v;
     a_n_ = a_;
+    long residuals = 0;  // residual evaluations outside the Jacobian, for the statistics
     // the state at t + h for given free coordinates
     const auto state = [&](const Eigen::VectorXd& x) {
       q_ = x;
@@ -102,30 +104,40 @@ class ConstrainedNewmarkStepper final : public FixedStepStepper {
       state(x);
       R.resize(nu + m);
       indexThreeResidual(model, data, cdd_, q_, v_, acc_, lambda, t1, R);
+      ++residuals;
     };
 
     Eigen::VectorXd x = q_n_ + h * v_n_ + 0.5 * h * h * a_n_;  // predictor
     Eigen::VectorXd lambda = lambda_;
     // Jacobian at the predictor
-    Eigen::MatrixXd J = Eigen::MatrixXd::Zero(nu + m, nu + m);
-    Eigen::VectorXd R_plus, R_minus, R;
-    constexpr double kStep = 1e-7;
-    for (int c = 0; c < nu; ++c) {
-      const int k = free[c];
-      const double x_k = x(k), dx = kStep * std::max(1.0, std::abs(x_k));
-      x(k) = x_k + dx;
-      residual(x, lambda, R_plus);
-      x(k) = x_k - dx;
-      residual(x, lambda, R_minus);
-      x(k) = x_k;
-      J.col(c) = (R_plus - R_minus) / (2.0 * dx);
+    J_.resize(nu + m, nu + m);
+    if (system_.analyticJacobian()) {
+      state(x);
+      indexThreeJacobian(model, data, cdd_, q_, v_, acc_, lambda, t1, gamma / (beta * h),
+                         1.0 / (beta * h * h), J_);
+    } else {
+      J_.setZero();
+      constexpr double kStep = 1e-7;
+      for (int c = 0; c < nu; ++c) {
+        const int k = free[c];
+        const double x_k = x(k), dx = kStep * std::max(1.0, std::abs(x_k));
+        x(k) = x_k + dx;
+        residual(x, lambda, R_plus_);
+        x(k) = x_k - dx;
+        residual(x, lambda, R_minus_);
+        x(k) = x_k;
+        J_.col(c) = (R_plus_ - R_minus_) / (2.0 * dx);
+      }
     }
+    system_.countEvaluations(0, 1);
+    residuals = 0;
+    Eigen::VectorXd R;
     residual(x, lambda, R);
-    if (m > 0) {
+    if (m > 0 && !system_.analyticJacobian()) {
       for (int r = 0; r < nu; ++r)
-        J.block(r, nu, 1, m) = cdd_.constraints.A.col(free[r]).transpose();
+        J_.block(r, nu, 1, m) = cdd_.constraints.A.col(free[r]).transpose();
     }
-    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(J);
+    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(J_);
     for (int iteration = 0; iteration < options_.max_newton_iterations; ++iteration) {
       if (!R.allFinite()) break;
       const Eigen::VectorXd correction = lu.solve(R);
@@ -135,6 +147,7 @@ class ConstrainedNewmarkStepper final : public FixedStepStepper {
       const bool assembled =
           m == 0 || R.tail(m).lpNorm<Eigen::Infinity>() <= options_.absolute_tolerance;
       if (newtonConverged(correction.head(nu), x) && assembled) {
+        system_.countEvaluations(residuals, 0);
         state(x);
         q = q_;
         v = v_;
@@ -143,13 +156,15 @@ class ConstrainedNewmarkStepper final : public FixedStepStepper {
         return true;
       }
     }
+    system_.countEvaluations(residuals, 0);
     error = "Newton iterations did not converge (index-3 Newmark)";
     return false;
   }
 
  private:
   ConstrainedDynamicsData cdd_;
-  Eigen::VectorXd a_, lambda_, q_n_, v_n_, a_n_, q_, v_, acc_;
+  Eigen::VectorXd a_, lambda_, q_n_, v_n_, a_n_, q_, v_, acc_, R_plus_, R_minus_;
+  Eigen::MatrixXd J_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/io/json_io.hpp"
 #include "core/sim/simulation.hpp"
@@ -161,6 +162,81 @@ TEST(ConstraintsTest, BiasWithGravityAndAWorldFrameB) {
   inverseDynamics(with, d2, x.q, x.v, x.a);
   constraintBias(with, d2, c2);
   EXPECT_LT((c1.bias - c2.bias).norm(), 1e-10 * c1.bias.norm());
+}
+
+// models for the derivative tests: the random hybrid with its two loops, the small loops of
+// tests/support and the bundled closed-chain examples
+struct DerivativeCase {
+  std::string name;
+  RobotDescription robot;
+  double q_scale;
+};
+
+std::vector<DerivativeCase> derivativeCases() {
+  return {{"looped_hybrid_3", loopedHybrid(3), 0.4},
+          {"looped_hybrid_9", loopedHybrid(9), 0.4},
+          {"four_bar", test::fourBar(), 0.5},
+          {"soft_loop", test::softLoop(1e3), 0.5},
+          {"parallel_robot", test::example("parallel_robot"), 0.2},
+          {"finray_finger", test::example("finray_finger"), 0.05}};
+}
+
+TEST(ConstraintsTest, DerivativesMatchCentralDifferences) {
+  for (const DerivativeCase& c : derivativeCases()) {
+    SCOPED_TRACE(c.name);
+    const Model model = buildModel(c.robot);
+    Data data(model), data_fd(model);
+    ConstraintData cd(model), cd_fd(model);
+    const test::State x = test::randomState(model, 31, c.q_scale);
+    const Eigen::VectorXd lambda = Eigen::VectorXd::LinSpaced(model.n_constraints, -2.0, 3.0);
+    inverseDynamicsDerivatives(model, data, x.q, x.v, x.a);
+    constraintDerivatives(model, data, lambda, cd);
+
+    // e, A, de/dq and the bias are those of the plain functions
+    ConstraintData plain(model);
+    forwardKinematics(model, data_fd, x.q);
+    constraintErrorJacobian(model, data_fd, plain);
+    EXPECT_LT(test::relativeError(cd.de_dq, plain.de_dq), 1e-12);
+    constraintJacobian(model, data_fd, plain);
+    EXPECT_LT(test::relativeError(cd.A, plain.A), 1e-12);
+    EXPECT_LT(test::relativeError(cd.e, plain.e), 1e-12);
+    inverseDynamics(model, data_fd, x.q, x.v, x.a);
+    constraintBias(model, data_fd, plain);
+    EXPECT_LT(test::relativeError(cd.bias, plain.bias), 1e-12);
+
+    // q-derivatives: kinematic quantities of order one, central step 1e-6 (truncation ~1e-12)
+    const auto A_at = [&](const Eigen::VectorXd& q) -> const Eigen::MatrixXd& {
+      forwardKinematics(model, data_fd, q, x.v);
+      constraintJacobian(model, data_fd, cd_fd);
+      return cd_fd.A;
+    };
+    const auto Av = [&](const Eigen::VectorXd& q) -> Eigen::VectorXd { return A_at(q) * x.v; };
+    const auto At_lambda = [&](const Eigen::VectorXd& q) -> Eigen::VectorXd {
+      return A_at(q).transpose() * lambda;
+    };
+    const auto bias = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& v) -> Eigen::VectorXd {
+      inverseDynamics(model, data_fd, q, v, x.a);
+      constraintBias(model, data_fd, cd_fd);
+      return cd_fd.bias;
+    };
+    const Eigen::MatrixXd dAv_dq = test::centralDifference(Av, x.q, 1e-6);
+    const Eigen::MatrixXd dAtl_dq = test::centralDifference(At_lambda, x.q, 1e-6);
+    const Eigen::MatrixXd dbias_dq =
+        test::centralDifference([&](const Eigen::VectorXd& q) { return bias(q, x.v); }, x.q, 1e-6);
+    // the bias is quadratic in v: a central difference is exact at any step, 1e-2 keeps round-off
+    // out
+    const Eigen::MatrixXd dbias_dv = test::centralDifference(
+        [&](const Eigen::VectorXd& v) { return bias(x.q, v); }, x.v, test::velocityStep(model));
+    EXPECT_LT(test::relativeError(cd.dAv_dq, dAv_dq), 1e-6);
+    EXPECT_LT(test::relativeError(cd.dAtlambda_dq, dAtl_dq), 1e-6);
+    EXPECT_LT(test::relativeError(cd.dbias_dq, dbias_dq), 1e-6);
+    EXPECT_LT(test::relativeError(cd.dbias_dv, dbias_dv), 1e-6);
+    // guard against comparing a thing to itself, and against vanishing derivatives
+    EXPECT_NE(cd.dbias_dq, dbias_dq);
+    EXPECT_GT(dAv_dq.norm(), 1e-3);
+    EXPECT_GT(dAtl_dq.norm(), 1e-3);
+    EXPECT_GT(dbias_dq.norm(), 1e-3);
+  }
 }
 
 TEST(ConstraintsTest, RedundantConstraintIsReported) {

@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/constrained_dynamics.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
@@ -85,6 +86,39 @@ TEST(AllocationTest, RecursiveAlgorithmsAllocateNothing) {
     EXPECT_EQ(allocationsDuring([&] { inverseDynamicsDerivatives(model, data, q, v, a, 0.5); }), 0);
     EXPECT_EQ(allocationsDuring([&] { actuationJacobian(model, data, q, 1.0); }), 0);
     EXPECT_EQ(allocationsDuring([&] { forwardDynamicsDerivatives(model, data, q, v, tau, 0.5); }),
+              0);
+  }
+}
+
+TEST(AllocationTest, ConstrainedDynamicsAllocatesNothing) {
+  // closed chains and prescribed coordinates: the accelerations, their analytical derivatives
+  // (50, 51, 44) and the index-3 Newmark residual and Jacobian (52)
+  for (const char* stem : {"finray_finger", "parallel_robot", "paper_hybrid_serial_robot"}) {
+    SCOPED_TRACE(stem);
+    const Model model = buildModel(
+        loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+    ASSERT_TRUE(hasConstraints(model));
+    Data data(model);
+    ConstrainedDynamicsData cdd(model);
+    const int nu = static_cast<int>(cdd.free_coordinates.size()), m = model.n_constraints;
+    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.03, 0.04);
+    const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv, 0.5, -0.2);
+    const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(model.nv, -1.0, 1.0);
+    const Eigen::VectorXd lambda = Eigen::VectorXd::LinSpaced(m, -1.0, 1.0);
+    Eigen::VectorXd tau(model.nv), R(nu + m);
+    Eigen::MatrixXd J(nu + m, nu + m);
+    actuationForces(model, q, 0.5, tau);
+    EXPECT_EQ(
+        allocationsDuring([&] { constrainedForwardDynamics(model, data, cdd, q, v, tau, 0.5); }),
+        0);
+    EXPECT_EQ(allocationsDuring(
+                  [&] { constrainedForwardDynamicsDerivatives(model, data, cdd, q, v, tau, 0.5); }),
+              0);
+    EXPECT_EQ(
+        allocationsDuring([&] { indexThreeResidual(model, data, cdd, q, v, a, lambda, 0.5, R); }),
+        0);
+    EXPECT_EQ(allocationsDuring(
+                  [&] { indexThreeJacobian(model, data, cdd, q, v, a, lambda, 0.5, 2e3, 4e6, J); }),
               0);
   }
 }
