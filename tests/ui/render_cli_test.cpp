@@ -45,6 +45,25 @@ TEST(TendrilRender, RendersAnExampleToAPngWithTheRodColour) {
   test::saveScreenshot(image, "tendril_render_hybrid");
 }
 
+// --motion simulates and draws the instants side by side: a rod in every panel, and the falling
+// cantilever's last panel differs from its first
+TEST(TendrilRender, MotionIsAFilmStripOfTheRun) {
+  const QTemporaryDir directory;
+  const QString out = directory.filePath("motion.png");
+  const RunResult result =
+      runRender({test::examplePath("soft_cantilever.json"), "--out", out, "--width", "900",
+                 "--height", "300", "--motion", "0.4", "--frames", "3"});
+  ASSERT_EQ(result.exit_code, 0) << result.error_output.toStdString();
+  const QImage image(out);
+  ASSERT_EQ(image.size(), QSize(900, 300));
+  const QImage first = image.copy(0, 0, 300, 300), last = image.copy(600, 0, 300, 300);
+  EXPECT_GT(test::countRodPixels(first), 100);
+  EXPECT_GT(test::countRodPixels(image.copy(300, 0, 300, 300)), 100);
+  EXPECT_GT(test::countRodPixels(last), 100);
+  EXPECT_NE(first, last);
+  test::saveScreenshot(image, "tendril_render_motion");
+}
+
 TEST(TendrilRender, MissingModelFailsWithOneLine) {
   const QTemporaryDir directory;
   const RunResult result =
@@ -63,6 +82,8 @@ TEST(TendrilRender, BadCommandLinesFailWithOneLine) {
       {model, "--out"},
       {model, "--out", "x.png", "--width", "wide"},
       {model, "--out", "x.png", "--bogus"},
+      {model, "--out", "x.png", "--motion", "-1"},
+      {model, "--out", "x.png", "--motion", "1", "--frames", "1"},
   };
   for (const QStringList& arguments : bad) {
     const RunResult result = runRender(arguments);
