@@ -1,5 +1,6 @@
 // Statics with closed chains and prescribed coordinates (theory-gvs.md (52a), 3.4): damped Newton
-// on (q_free, lambda) with load stepping, like solveStatics().
+// on (q_free, lambda) with load stepping, like solveStatics(); the Jacobian is (52b) at rest from
+// the analytical derivatives, or central differences (StaticsOptions::analytic_jacobian).
 
 #include <Eigen/LU>
 #include <algorithm>
@@ -66,28 +67,19 @@ class ConstrainedStaticsSolver {
   bool solve(Eigen::VectorXd& q, Eigen::VectorXd& lambda, double load, double tolerance,
              double force_scale, StaticsResult& result) {
     const int nf = static_cast<int>(free_.size()), m = model_.n_constraints;
-    Eigen::VectorXd R, R_trial, Rp, Rm;
+    Eigen::VectorXd R, R_trial;
     residual(q, lambda, load, R);
     const auto merit = [&](const Eigen::VectorXd& r) {
       return forceNorm(r) / force_scale + errorNorm(r);
     };
     for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
       if (forceNorm(R) <= tolerance && errorNorm(R) <= kAssemblyTolerance) return true;
-      // Jacobian: central differences over q_free, [A_free^T; 0] for lambda
-      Eigen::MatrixXd J = Eigen::MatrixXd::Zero(nf + m, nf + m);
-      Eigen::VectorXd qp = q;
-      for (int c = 0; c < nf; ++c) {
-        const int k = free_[c];
-        qp(k) = q(k) + options_.fd_step;
-        residual(qp, lambda, load, Rp);
-        qp(k) = q(k) - options_.fd_step;
-        residual(qp, lambda, load, Rm);
-        qp(k) = q(k);
-        J.col(c) = (Rp - Rm) / (2.0 * options_.fd_step);
+      Eigen::MatrixXd J(nf + m, nf + m);
+      if (options_.analytic_jacobian) {
+        analyticJacobian(q, lambda, load, J);
+      } else {
+        differenceJacobian(q, lambda, load, J);
       }
-      residual(q, lambda, load, R);  // leaves A of q in the workspace
-      for (int r = 0; r < nf && m > 0; ++r)
-        J.block(r, nf, 1, m) = cdd_.constraints.A.col(free_[r]).transpose();
       const Eigen::VectorXd step = J.partialPivLu().solve(-R);
       if (!step.allFinite()) return false;
       // backtracking line search on the merit
@@ -108,6 +100,43 @@ class ConstrainedStaticsSolver {
       result.residual_history.push_back(forceNorm(R));
     }
     return forceNorm(R) <= tolerance && errorNorm(R) <= kAssemblyTolerance;
+  }
+
+  // (52b) at v = a = 0: [[(load (dBu/dq - dID/dq) - K + d(A^T lambda)/dq)_ff, A_f^T],
+  // [(de/dq)_f, 0]]; indexThreeJacobian() gives it at full load
+  void analyticJacobian(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda, double load,
+                        Eigen::MatrixXd& J) {
+    cdd_.free_coordinates = free_;
+    indexThreeJacobian(model_, data_, cdd_, q, zero_, zero_, lambda, options_.time, 0.0, 0.0, J);
+    if (load == 1.0) return;
+    const int nf = static_cast<int>(free_.size());
+    for (int c = 0; c < nf; ++c) {
+      for (int r = 0; r < nf; ++r) {
+        J(r, c) += (load - 1.0) *
+                   (data_.dtau_applied_dq(free_[r], free_[c]) - data_.dtau_dq(free_[r], free_[c]));
+      }
+    }
+  }
+
+  // central differences over q_free, [A_free^T; 0] for lambda
+  void differenceJacobian(const Eigen::VectorXd& q, const Eigen::VectorXd& lambda, double load,
+                          Eigen::MatrixXd& J) {
+    const int nf = static_cast<int>(free_.size()), m = model_.n_constraints;
+    Eigen::VectorXd Rp, Rm, R;
+    J.setZero();
+    Eigen::VectorXd qp = q;
+    for (int c = 0; c < nf; ++c) {
+      const int k = free_[c];
+      qp(k) = q(k) + options_.fd_step;
+      residual(qp, lambda, load, Rp);
+      qp(k) = q(k) - options_.fd_step;
+      residual(qp, lambda, load, Rm);
+      qp(k) = q(k);
+      J.col(c) = (Rp - Rm) / (2.0 * options_.fd_step);
+    }
+    residual(q, lambda, load, R);  // leaves A of q in the workspace
+    for (int r = 0; r < nf && m > 0; ++r)
+      J.block(r, nf, 1, m) = cdd_.constraints.A.col(free_[r]).transpose();
   }
 
  private:
