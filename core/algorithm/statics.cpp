@@ -23,6 +23,9 @@ std::vector<int> freeCoordinates(int n, const std::vector<int>& prescribed) {
   return free;
 }
 
+// reciprocal condition number below which the Newton matrix is treated as singular
+constexpr double kSingular = 1e-15;
+
 class NewtonSolver {
  public:
   NewtonSolver(const Model& model, Data& data, const StaticsOptions& options)
@@ -44,8 +47,12 @@ class NewtonSolver {
       const Eigen::MatrixXd J = jacobian(q, load);
       Eigen::VectorXd rhs(n);
       for (int i = 0; i < n; ++i) rhs(i) = -R_(free_[i]);
-      const Eigen::VectorXd step = J.partialPivLu().solve(rhs);
-      if (!step.allFinite()) return false;
+      const Eigen::PartialPivLU<Eigen::MatrixXd> lu(J);
+      const Eigen::VectorXd step = lu.solve(rhs);
+      if (!step.allFinite() || lu.rcond() < kSingular) {
+        failure_ = singularReason(J);
+        return false;
+      }
       // backtracking line search on |R|
       double alpha = 1.0;
       Eigen::VectorXd q_trial = q;
@@ -54,7 +61,10 @@ class NewtonSolver {
         staticResidual(model_, data_, q_trial, options_.time, zero_, load, R_trial_);
         if (R_trial_.allFinite() && freeNorm(R_trial_) < (1.0 - 1e-4 * alpha) * norm) break;
       }
-      if (alpha <= 1e-4) return false;
+      if (alpha <= 1e-4) {
+        failure_ = "no Newton step reduces the residual";
+        return false;
+      }
       q = q_trial;
       R_ = R_trial_;
       ++result.iterations;
@@ -65,6 +75,18 @@ class NewtonSolver {
       }
     }
     return freeNorm(R_) <= tolerance;
+  }
+
+  // why the last solve() failed, for the message
+  const std::string& failure() const { return failure_; }
+
+  // the free coordinate whose Jacobian column is (nearly) zero: nothing holds it in place
+  std::string singularReason(const Eigen::MatrixXd& J) const {
+    Eigen::Index weakest = 0;
+    J.colwise().norm().minCoeff(&weakest);
+    return "the statics Jacobian is singular: nothing restores coordinate " +
+           model_.coordinate_names[free_[weakest]] +
+           " (no stiffness, load or constraint; a free or unactuated joint?)";
   }
 
   double freeNorm(const Eigen::VectorXd& R) const {
@@ -110,6 +132,7 @@ class NewtonSolver {
   const StaticsOptions& options_;
   std::vector<int> free_;
   Eigen::VectorXd R_, R_trial_;
+  std::string failure_;
 };
 
 }  // namespace
@@ -152,8 +175,8 @@ StaticsResult solveStatics(const Model& model, Data& data,
       ++result.load_steps;
       increment = std::min(1.0, 2.0 * increment);
     } else if ((increment *= 0.5) < options.min_load_step) {
-      result.message =
-          "statics did not converge (load fraction reached " + std::to_string(reached) + ")";
+      result.message = "statics did not converge (load fraction reached " +
+                       std::to_string(reached) + "): " + newton.failure();
       break;
     }
   }

@@ -203,3 +203,20 @@ TEST(StaticsTest, StraightCableBendsTowardItselfAndShortens) {
 
 }  // namespace
 }  // namespace tendril
+
+namespace tendril {
+namespace {
+
+// a free-floating robot has no static equilibrium to find: the failure names a coordinate that
+// nothing holds, instead of a bare "did not converge"
+TEST(StaticsTest, FloatingBaseFailsNamingTheUnrestrainedCoordinate) {
+  const Model model = buildModel(test::example("underwater_robot"));
+  Data data(model);
+  const StaticsResult result = solveStatics(model, data, Eigen::VectorXd::Zero(model.nq));
+  EXPECT_FALSE(result.converged);
+  EXPECT_NE(result.message.find("singular"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("body/joint/"), std::string::npos) << result.message;
+}
+
+}  // namespace
+}  // namespace tendril
