@@ -101,7 +101,8 @@ bool renderFilmstripToPng(const std::vector<FramePtr>& frames,
   // one renderer per panel, all looking through the first one's camera
   std::vector<vtkSmartPointer<vtkRenderer>> renderers;
   std::vector<std::unique_ptr<RobotScene>> scenes;
-  std::optional<Bounds> all;
+  std::vector<std::optional<Bounds>> bounds;
+  double half_size = 0.0;  // of the largest frame: one scale for every panel
   const double panel = 1.0 / static_cast<double>(frames.size());
   for (std::size_t i = 0; i < frames.size(); ++i) {
     auto renderer = vtkSmartPointer<vtkRenderer>::New();
@@ -111,12 +112,10 @@ bool renderFilmstripToPng(const std::vector<FramePtr>& frames,
     window->AddRenderer(renderer);
     auto scene = std::make_unique<RobotScene>(renderer);
     scene->show(*frames[i]);
-    if (const std::optional<Bounds> b = scene->robotBounds()) {
-      if (!all) all = b;
-      for (int k = 0; k < 6; k += 2) {
-        (*all)[k] = std::min((*all)[k], (*b)[k]);
-        (*all)[k + 1] = std::max((*all)[k + 1], (*b)[k + 1]);
-      }
+    bounds.push_back(scene->robotBounds());
+    if (bounds.back()) {
+      for (int k = 0; k < 6; k += 2)
+        half_size = std::max(half_size, 0.5 * ((*bounds.back())[k + 1] - (*bounds.back())[k]));
     }
     if (i < labels.size()) {
       vtkNew<vtkTextActor> caption;
@@ -130,10 +129,19 @@ bool renderFilmstripToPng(const std::vector<FramePtr>& frames,
     scenes.push_back(std::move(scene));
   }
   window->Render();  // sizes the viewports so that the fit knows their aspect
-  setCameraView(renderers.front(), ViewDirection::Isometric, all);
-  for (std::size_t i = 1; i < renderers.size(); ++i) {
-    renderers[i]->SetActiveCamera(renderers.front()->GetActiveCamera());
-    renderers[i]->ResetCameraClippingRange();
+  // each panel follows its frame (a swimming robot leaves any common view) at one common scale:
+  // the same cube, the size of the largest frame, around each frame's centre
+  for (std::size_t i = 0; i < renderers.size(); ++i) {
+    std::optional<Bounds> view;
+    if (bounds[i]) {
+      view = Bounds{};
+      for (int k = 0; k < 6; k += 2) {
+        const double centre = 0.5 * ((*bounds[i])[k] + (*bounds[i])[k + 1]);
+        (*view)[k] = centre - half_size;
+        (*view)[k + 1] = centre + half_size;
+      }
+    }
+    setCameraView(renderers[i], ViewDirection::Isometric, view);
   }
   window->Render();
   return writePng(window, png_path, error);

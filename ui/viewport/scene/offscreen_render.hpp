@@ -21,8 +21,8 @@ namespace tendril {
 bool renderFrameToPng(const Frame& frame, const std::string& png_path, int width, int height,
                       std::string* error);
 
-/// \brief Renders frames side by side into one PNG, a film strip of a motion: the same isometric
-/// camera fitted to all of them, each panel captioned with its label (e.g. "t = 2 s").
+/// \brief Renders frames side by side into one PNG, a film strip of a motion: isometric cameras
+/// at one common scale, each centred on its frame and captioned with its label (e.g. "t = 2 s").
 /// Same preconditions and failures as renderFrameToPng; \p width is the whole strip's.
 bool renderFilmstripToPng(const std::vector<FramePtr>& frames,
                           const std::vector<std::string>& labels, const std::string& png_path,
