@@ -27,5 +27,6 @@ int runRender(const Args& args, const std::string& argv0);
 int runStatics(const Args& args);
 int runSimulate(const Args& args);
 int runBench(const Args& args);
+int runCheckDerivatives(const Args& args);
 
 }  // namespace tendril::cli

@@ -17,6 +17,8 @@ Commands:
   statics MODEL.json     solve the static equilibrium under gravity, loads and inputs
   simulate MODEL.json    integrate the dynamics, write the trajectory as CSV
   bench MODEL.json       time kinematics, inverse/forward dynamics and the mass matrix
+  check-derivatives MODEL.json
+                         compare the analytical derivatives with finite differences
   render MODEL.json --out shot.png [--width W] [--height H]
                          render the model at rest to a PNG (needs an X display: xvfb-run)
 
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
     if (command == "statics") return runStatics(args);
     if (command == "simulate") return runSimulate(args);
     if (command == "bench") return runBench(args);
+    if (command == "check-derivatives") return runCheckDerivatives(args);
     throw UsageError{command.rfind("-", 0) == 0
                          ? "unknown option '" + command + "' (see tendril-cli --help)"
                          : "unknown command '" + command + "' (see tendril-cli --help)"};

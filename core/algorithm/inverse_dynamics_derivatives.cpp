@@ -89,6 +89,39 @@ void baseBlock(const VirtualJoint& joint, const std::vector<Matrix6Xd>& of_frame
   }
 }
 
+// v = a = 0 (statics, a state at rest): every twist vanishes, and with it d eta/dq, d eta_dot/dv,
+// N and all local terms (C19, C20, C24 are linear in v or a). What is left is d eta_dot/dq from
+// the gravity acceleration, ad(eta_dot+) S, and the body Jacobians J; about a third of the work
+void forwardPassAtRest(const Model& model, Data& data) {
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    const int cols = data.ancestor_cols[j];
+    const int subtree = data.subtree_cols[j];
+    if (hasVaryingSubspace(joint)) expandTangent(data.Omega[j], data.tangent[j]);  // for C29
+    const Matrix6Xd& S = data.S[j];
+    const Matrix6d to_child = AdInv(data.g_local[j]);
+    auto d_eta = data.work_6v[0].leftCols(cols);
+    auto d_acc = data.work_6v[1].leftCols(cols);
+    baseBlock(joint, data.deta_dot_dq, cols, d_acc);
+    d_acc.middleCols(joint.idx_q, joint.nq).noalias() +=
+        ad(applyAd(data.g_local[j], data.eta_dot[j])) * S;
+    data.deta_dot_dq[j].leftCols(cols).noalias() = to_child * d_acc;
+    baseBlock(joint, data.deta_dv, cols, d_eta);
+    d_eta.middleCols(joint.idx_q, joint.nq) += S;
+    data.deta_dv[j].leftCols(cols).noalias() = to_child * d_eta;
+    data.deta_dq[j].leftCols(cols).setZero();
+    data.deta_dot_dv[j].leftCols(cols).setZero();
+    data.dF_dq[j].middleCols(cols, subtree - cols).setZero();
+    data.dF_dv[j].leftCols(subtree).setZero();
+    if (!joint.has_inertia && !joint.has_added_mass) {
+      data.dF_dq[j].leftCols(cols).setZero();
+      continue;
+    }
+    const Matrix6d M = joint.has_added_mass ? Matrix6d(joint.M + joint.added_mass) : joint.M;
+    data.dF_dq[j].leftCols(cols).noalias() = M * data.deta_dot_dq[j].leftCols(cols);
+  }
+}
+
 void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& v,
                  const Eigen::Ref<const Eigen::VectorXd>& a) {
   for (int j = 0; j < model.n_vjoints(); ++j) {
@@ -155,20 +188,29 @@ void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
   }
 }
 
-// external wrenches enter F with a minus sign (ID = inertial - external, theory-gvs.md 6.1)
-void subtractLoadDerivatives(const Model& model, Data& data, double t) {
+// external wrenches enter F with a minus sign (ID = inertial - external, theory-gvs.md 6.1);
+// returns whether some load depends on the twist (else, at rest, dF/dv and dID/dv vanish)
+bool subtractLoadDerivatives(const Model& model, Data& data, double t, bool at_rest) {
   externalWrenchSensitivities(model, data, t);
+  bool twist_dependent = false;
   for (const WrenchSensitivity& s : data.load_sensitivities) {
     const int cols = data.ancestor_cols[s.joint];
     const auto J = data.deta_dv[s.joint].leftCols(cols);
     data.dF_dq[s.joint].leftCols(cols).noalias() -= s.d_pose * J;
-    data.dF_dq[s.joint].leftCols(cols).noalias() -=
-        s.d_twist * data.deta_dq[s.joint].leftCols(cols);
-    data.dF_dv[s.joint].leftCols(cols).noalias() -= s.d_twist * J;
+    if (!at_rest) {
+      data.dF_dq[s.joint].leftCols(cols).noalias() -=
+          s.d_twist * data.deta_dq[s.joint].leftCols(cols);
+    }
+    if (!s.d_twist.isZero(0.0)) {
+      twist_dependent = true;
+      data.dF_dv[s.joint].leftCols(cols).noalias() -= s.d_twist * J;
+    }
   }
+  return twist_dependent;
 }
 
-void backwardPass(const Model& model, Data& data) {
+// with_velocity false: dF/dv is zero everywhere (at rest, no twist-dependent load), so is dID/dv
+void backwardPass(const Model& model, Data& data, bool with_velocity) {
   data.dtau_dq.setZero();
   data.dtau_dv.setZero();
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
@@ -180,23 +222,25 @@ void backwardPass(const Model& model, Data& data) {
     auto dFb_dq = data.work_6v[0].leftCols(cols);
     auto dFb_dv = data.work_6v[1].leftCols(cols);
     dFb_dq.noalias() = to_base * data.dF_dq[j].leftCols(cols);
-    dFb_dv.noalias() = to_base * data.dF_dv[j].leftCols(cols);
+    if (with_velocity) dFb_dv.noalias() = to_base * data.dF_dv[j].leftCols(cols);
     if (joint.nq > 0) {
       dFb_dq.middleCols(joint.idx_q, joint.nq).noalias() += coadBar(F_base) * S;
       auto rows_q = data.dtau_dq.middleRows(joint.idx_q, joint.nq).leftCols(cols);
-      auto rows_v = data.dtau_dv.middleRows(joint.idx_q, joint.nq).leftCols(cols);
       rows_q.noalias() += S.transpose() * dFb_dq;
-      rows_v.noalias() += S.transpose() * dFb_dv;
+      if (with_velocity) {
+        auto rows_v = data.dtau_dv.middleRows(joint.idx_q, joint.nq).leftCols(cols);
+        rows_v.noalias() += S.transpose() * dFb_dv;
+      }
       addProjectionDerivative(joint, data, j, F_base);
     }
     if (joint.parent < 0) continue;
     if (joint.has_placement) {
       const Matrix6d to_parent = coAd(joint.g_fixed);
       data.dF_dq[joint.parent].leftCols(cols).noalias() += to_parent * dFb_dq;
-      data.dF_dv[joint.parent].leftCols(cols).noalias() += to_parent * dFb_dv;
+      if (with_velocity) data.dF_dv[joint.parent].leftCols(cols).noalias() += to_parent * dFb_dv;
     } else {
       data.dF_dq[joint.parent].leftCols(cols) += dFb_dq;
-      data.dF_dv[joint.parent].leftCols(cols) += dFb_dv;
+      if (with_velocity) data.dF_dv[joint.parent].leftCols(cols) += dFb_dv;
     }
   }
 }
@@ -208,9 +252,15 @@ void inverseDynamicsDerivatives(const Model& model, Data& data,
                                 const Eigen::Ref<const Eigen::VectorXd>& v,
                                 const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
   inverseDynamics(model, data, q, v, a, t);  // kinematics, eta, eta_dot, subtree wrenches, tau
-  forwardPass(model, data, v, a);
-  subtractLoadDerivatives(model, data, t);
-  backwardPass(model, data);
+  // at rest (exactly: statics, the first step of a simulation) most terms vanish
+  const bool at_rest = v.isZero(0.0) && a.isZero(0.0);
+  if (at_rest) {
+    forwardPassAtRest(model, data);
+  } else {
+    forwardPass(model, data, v, a);
+  }
+  const bool twist_dependent_loads = subtractLoadDerivatives(model, data, t, at_rest);
+  backwardPass(model, data, !at_rest || twist_dependent_loads);
 }
 
 }  // namespace tendril
