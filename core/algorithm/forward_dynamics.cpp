@@ -1,11 +1,125 @@
 #include "core/algorithm/forward_dynamics.hpp"
 
+#include <cmath>
 #include <limits>
 
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 
 namespace tendril {
+namespace {
+
+constexpr int kFactorUnset = 0, kFactorDense = 1, kFactorTree = 2;
+
+// lambda(i), the nearest ancestor coordinate of coordinate i (-1: none): a joint's coordinates
+// form a chain below the last coordinate above the joint; the rod intervals of one division share
+// theirs. False when a coordinate gets two parents or a parent that does not precede it (the
+// factorisation below needs lambda(i) < i)
+bool coordinateParents(const Model& model, std::vector<int>& parent) {
+  parent.assign(model.nv, -2);                   // -2: not reached
+  std::vector<int> last(model.n_vjoints(), -1);  // last coordinate at or above joint j
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    const int above = joint.parent < 0 ? -1 : last[joint.parent];
+    last[j] = joint.nq > 0 ? joint.idx_q + joint.nq - 1 : above;
+    const bool later_interval = above >= joint.idx_q && above < joint.idx_q + joint.nq;
+    if (joint.nq == 0 || later_interval) continue;
+    for (int c = 0; c < joint.nq; ++c) {
+      const int i = joint.idx_q + c, wanted = c == 0 ? above : i - 1;
+      if (wanted >= i || (parent[i] != -2 && parent[i] != wanted)) return false;
+      parent[i] = wanted;
+    }
+  }
+  for (const int p : parent) {
+    if (p == -2) return false;
+  }
+  return true;
+}
+
+// whether every entry of M off the ancestor chains of the coordinate tree is zero
+bool hasTreeSparsity(const Eigen::MatrixXd& M, const std::vector<int>& parent) {
+  const int n = static_cast<int>(M.rows());
+  Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic> related(n, n);
+  related.setConstant(false);
+  for (int k = 0; k < n; ++k) {
+    for (int i = k; i >= 0; i = parent[i]) related(k, i) = true;
+  }
+  for (int k = 0; k < n; ++k) {
+    for (int i = 0; i <= k; ++i) {
+      if (!related(k, i) && M(k, i) != 0.0) return false;
+    }
+  }
+  return true;
+}
+
+// dense Cholesky (M_factor) or the tree factor: the tree one when M is branched enough that its
+// flops, sum over k of depth(k)^2 / 2, are under a quarter of the dense n^3 / 6 (its scalar loops
+// are slower per flop than Eigen's blocked kernels)
+int chooseFactor(const Model& model, Data& data) {
+  const int n = model.nv;
+  if (n == 0 || model.nq != n || !coordinateParents(model, data.coordinate_parent) ||
+      !hasTreeSparsity(data.M, data.coordinate_parent))
+    return kFactorDense;
+  double tree_flops = 0.0;
+  for (int k = 0; k < n; ++k) {
+    int depth = 0;
+    for (int i = k; i >= 0; i = data.coordinate_parent[i]) ++depth;
+    tree_flops += 0.5 * depth * depth;
+  }
+  const double dense_flops = std::pow(static_cast<double>(n), 3) / 6.0;
+  if (4.0 * tree_flops >= dense_flops) return kFactorDense;
+  data.M_tree_factor.resize(n, n);
+  return kFactorTree;
+}
+
+// M = L^T L without fill-in (Featherstone, Rigid Body Dynamics Algorithms, table 6.3): L(k, i)
+// is non-zero only for i on the ancestor chain of k. False when M is not positive definite
+bool factorTree(Data& data) {
+  Eigen::MatrixXd& L = data.M_tree_factor;
+  const std::vector<int>& parent = data.coordinate_parent;
+  L.triangularView<Eigen::Lower>() = data.M;
+  for (int k = static_cast<int>(L.rows()) - 1; k >= 0; --k) {
+    if (!(L(k, k) > 0.0)) return false;
+    L(k, k) = std::sqrt(L(k, k));
+    for (int i = parent[k]; i >= 0; i = parent[i]) L(k, i) /= L(k, k);
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      for (int j = i; j >= 0; j = parent[j]) L(i, j) -= L(k, i) * L(k, j);
+    }
+  }
+  return true;
+}
+
+// x = M^-1 x = L^-1 L^-T x, both substitutions along the ancestor chains (table 6.4)
+void solveTree(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
+  const Eigen::MatrixXd& L = data.M_tree_factor;
+  const std::vector<int>& parent = data.coordinate_parent;
+  const int n = static_cast<int>(x.size());
+  for (int k = n - 1; k >= 0; --k) {
+    x(k) /= L(k, k);
+    for (int i = parent[k]; i >= 0; i = parent[i]) x(i) -= L(k, i) * x(k);
+  }
+  for (int k = 0; k < n; ++k) {
+    for (int i = parent[k]; i >= 0; i = parent[i]) x(k) -= L(k, i) * x(i);
+    x(k) /= L(k, k);
+  }
+}
+
+bool factorMassMatrix(const Model& model, Data& data) {
+  if (data.mass_factor_kind == kFactorUnset) data.mass_factor_kind = chooseFactor(model, data);
+  if (data.mass_factor_kind == kFactorTree) return factorTree(data);
+  data.M_factor.compute(data.M);
+  return data.M_factor.info() == Eigen::Success;
+}
+
+}  // namespace
+
+void solveMassMatrix(const Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
+  if (data.mass_factor_kind != kFactorTree) {
+    data.M_factor.solveInPlace(x);
+    return;
+  }
+  for (Eigen::Index c = 0; c < x.cols(); ++c) solveTree(data, x.col(c));
+}
 
 const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& q,
@@ -15,8 +129,7 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
   data.qdd.setZero();
   data.bias = inverseDynamics(model, data, q, v, data.qdd, t);
   massMatrixFromKinematics(model, data);  // inverseDynamics left the kinematics of q in data
-  data.M_factor.compute(data.M);
-  if (data.M_factor.info() != Eigen::Success) {
+  if (!factorMassMatrix(model, data)) {
     data.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
     return data.qdd;
   }
@@ -24,7 +137,7 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
   data.qdd.noalias() -= model.K * q;
   data.qdd.noalias() -= model.D * v;
   data.qdd -= data.bias;
-  data.M_factor.solveInPlace(data.qdd);
+  solveMassMatrix(data, data.qdd);
   return data.qdd;
 }
 

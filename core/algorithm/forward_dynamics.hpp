@@ -1,5 +1,6 @@
 #pragma once
-// Forward dynamics by Cholesky factorisation of the mass matrix (theory-gvs.md (4)).
+// Forward dynamics by Cholesky factorisation of the mass matrix (theory-gvs.md (4)), dense or, for
+// branched models, along the coordinate tree without fill-in.
 
 #include <Eigen/Core>
 
@@ -13,7 +14,8 @@ namespace tendril {
 /// \param[in] v generalised velocities (dim model.nv)
 /// \param[in] tau_actuation generalised actuation forces B u (dim model.nv)
 /// \param[in] t time [s] for time-varying point loads
-/// \return qdd, stored in data.qdd (dim model.nv); data.M, data.M_factor and data.bias are filled.
+/// \return qdd, stored in data.qdd (dim model.nv); data.M, the factor of M (solveMassMatrix())
+///         and data.bias are filled.
 ///         When M is not positive definite (a non-finite state, or a degenerate model) qdd is NaN,
 ///         so integrators see a divergence without an exception in the hot path.
 const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
@@ -21,5 +23,9 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
                                        double t = 0.0);
+
+/// \brief x = M^-1 x with the factor of M from the last forwardDynamics(): data.M_factor, or for
+/// branched models a tree-sparse M = L^T L (data.M_tree_factor, O(n depth) instead of O(n^2)).
+void solveMassMatrix(const Data& data, Eigen::Ref<Eigen::MatrixXd> x);
 
 }  // namespace tendril

@@ -5,6 +5,10 @@
 namespace tendril {
 namespace {
 
+// The products below are 6 deep with nq_j columns: lazyProduct() keeps them as unrolled 6-term
+// dot products. Eigen's default switches to its blocked GEMM once rows + cols + depth exceed 20,
+// and packing the operands of such thin products costs more than their arithmetic.
+
 // carries the force block F (6 x n, columns are wrenches in the child frame of p's child joint)
 // up from joint `from`'s parent, adding S_p^T F into M for every ancestor p
 void propagateToAncestors(const Model& model, Data& data, int from, Eigen::Ref<Matrix6Xd> F) {
@@ -26,9 +30,9 @@ void propagateToAncestors(const Model& model, Data& data, int from, Eigen::Ref<M
     if (ancestor.nq > 0) {
       // rod intervals of one division share a block: add to both triangles, never assign
       data.M.block(ancestor.idx_q, origin.idx_q, ancestor.nq, origin.nq).noalias() +=
-          data.S[p].transpose() * F;
+          data.S[p].transpose().lazyProduct(F);
       data.M.block(origin.idx_q, ancestor.idx_q, origin.nq, ancestor.nq).noalias() +=
-          F.transpose() * data.S[p];
+          F.transpose().lazyProduct(data.S[p]);
     }
     if (ancestor.has_placement) {
       for (Eigen::Index c = 0; c < F.cols(); ++c)
@@ -87,18 +91,18 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
       if (model.has_added_mass) {
         const Matrix6d X = coAd(data.g_local[j]);
         const Matrix6d A_base = X * data.A_composite[j] * X.transpose();
-        F.noalias() += A_base * data.S[j];
+        F.noalias() += A_base.lazyProduct(data.S[j]);
       }
       auto block = data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq);
-      block.noalias() += data.S[j].transpose() * F;
       // the force blocks of the later intervals of this division, summed on the way: one
       // projection here instead of one per (interval, ancestor) pair keeps M linear along a rod
       auto& carry = data.M_carry[j];
       for (int c = 0; c < joint.nq; ++c)
         carry.col(c) = applyCoAd(data.g_local[j], Vector6d(carry.col(c)));
-      block.noalias() += data.S[j].transpose() * carry;
-      block.noalias() += carry.transpose() * data.S[j];
+      // S^T F + S^T carry + carry^T S with two products: S^T (F + carry) + carry^T S
       F += carry;
+      block.noalias() += data.S[j].transpose().lazyProduct(F);
+      block.noalias() += carry.transpose().lazyProduct(data.S[j]);
       if (joint.has_placement) {
         for (int c = 0; c < joint.nq; ++c) F.col(c) = applyCoAd(joint.g_fixed, Vector6d(F.col(c)));
       }

@@ -96,6 +96,12 @@ struct Data {
 
   //-------------------- scratch (sized once)
   Matrix6Xd scratch_6n;  ///< 6 x max nq_j
+
+  //-------------------- tree-sparse factor of M (forward_dynamics.cpp)
+  // branched models: M = L^T L with L as sparse as M (no fill-in below the coordinate tree)
+  int mass_factor_kind = 0;            ///< 0 not chosen yet, 1 dense M_factor, 2 M_tree_factor
+  std::vector<int> coordinate_parent;  ///< nearest ancestor coordinate of each (-1: none)
+  Eigen::MatrixXd M_tree_factor;       ///< L in the lower triangle (nv x nv)
 };
 
 }  // namespace tendril

@@ -1,11 +1,11 @@
 // Variable-step, variable-order BDF through SUNDIALS CVODE(S). The Jacobian [[0, I], [dFD/dq,
 // dFD/dv]] comes from the system's DynamicsJacobian (analytical or finite differences); the Newton
-// systems are solved at size n, not 2n (second_order_linear_solver.hpp); the damping work is a
-// CVODES quadrature, so it is integrated to tolerance.
+// systems are formed by their n x n blocks and solved at size n, not 2n
+// (second_order_linear_solver.hpp); the damping work is a CVODES quadrature, so it is integrated
+// to tolerance.
 
 #include <cvodes/cvodes.h>
 #include <nvector/nvector_serial.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include "core/sim/second_order_linear_solver.hpp"
 #include "core/sim/simulation.hpp"
@@ -41,10 +41,14 @@ class BdfStepper final : public Stepper {
     CVodeSetMaxNumSteps(memory_, 1000000);
     CVodeSetMinStep(memory_, options_.min_step);
     if (options_.step > 0.0) CVodeSetMaxStep(memory_, options_.step);
-    matrix_ = SUNDenseMatrix(2 * n_, 2 * n_, context_);
+    matrix_ = makeSecondOrderMatrix(n_, context_);
     solver_ = makeSecondOrderLinearSolver(n_, context_);
     CVodeSetLinearSolver(memory_, solver_, matrix_);
-    CVodeSetJacFn(memory_, jacobian);
+    CVodeSetLinSysFn(memory_, linearSystem);
+    // CVODE's reuse heuristics stay at their defaults (a Jacobian at least every 51 steps, the
+    // Newton matrix every 20 steps or when gamma moves by 30 %): Jacobians are already ~2 % of the
+    // dynamics evaluations, and on the paper's six robots fewer matrix setups (larger gamma
+    // tolerance, 50 steps) or a looser Newton test cost more steps and evaluations than they saved
     CVodeQuadInit(memory_, dissipationRate, quadrature_);
     CVodeQuadSStolerances(memory_, options_.relative_tolerance, options_.absolute_tolerance);
     CVodeSetQuadErrCon(memory_, SUNTRUE);  // the damping work is part of the error control
@@ -96,21 +100,22 @@ class BdfStepper final : public Stepper {
     return x_dot.allFinite() ? 0 : 1;
   }
 
-  static int jacobian(double t, N_Vector y, N_Vector /*f*/, SUNMatrix J, void* user, N_Vector,
-                      N_Vector, N_Vector) {
+  // A = I - gamma J by its blocks: a fresh Jacobian unless CVODE may reuse the last one (jok);
+  // the blocks keep the last Jacobian between calls, as CVODE's savedJ would
+  static int linearSystem(double t, N_Vector y, N_Vector /*f*/, SUNMatrix A, sunbooleantype jok,
+                          sunbooleantype* jcur, double gamma, void* user, N_Vector, N_Vector,
+                          N_Vector) {
+    SecondOrderBlocks& blocks = secondOrderBlocks(A);
+    blocks.gamma = gamma;
+    *jcur = jok ? SUNFALSE : SUNTRUE;
+    if (jok) return 0;
     auto* self = static_cast<BdfStepper*>(user);
     const int n = self->n_;
     const auto x = toEigen(y);
     self->q_ = x.head(n);
     self->v_ = x.tail(n);
-    self->system_.jacobian(t, self->q_, self->v_, self->dqdd_dq_, self->dqdd_dv_);
-    Eigen::Map<Eigen::MatrixXd> jac(SUNDenseMatrix_Data(J), 2 * n,
-                                    2 * n);  // column-major, like Eigen
-    jac.setZero();
-    jac.topRightCorner(n, n).setIdentity();
-    jac.bottomLeftCorner(n, n) = self->dqdd_dq_;
-    jac.bottomRightCorner(n, n) = self->dqdd_dv_;
-    return jac.allFinite() ? 0 : 1;
+    self->system_.jacobian(t, self->q_, self->v_, blocks.dqdd_dq, blocks.dqdd_dv);
+    return blocks.dqdd_dq.allFinite() && blocks.dqdd_dv.allFinite() ? 0 : 1;
   }
 
   static int dissipationRate(double /*t*/, N_Vector y, N_Vector rate, void* user) {
@@ -146,7 +151,6 @@ class BdfStepper final : public Stepper {
   SUNMatrix matrix_ = nullptr;
   SUNLinearSolver solver_ = nullptr;
   Eigen::VectorXd q_, v_;
-  Eigen::MatrixXd dqdd_dq_, dqdd_dv_;
   std::string last_error_;
   double dissipated_ = 0.0;  ///< damping work at the last output time
 };

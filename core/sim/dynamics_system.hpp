@@ -59,7 +59,8 @@ class DynamicsSystem {
   /// \brief dFD/dq and dFD/dv at (t, q, v).
   void jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                 Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
-  /// \brief Kinetic, gravitational and elastic energy at (q, v); dissipated is left at 0.
+  /// \brief Kinetic, gravitational and elastic energy at (q, v); dissipated is left at 0. Leaves
+  /// the kinematics of q (poses, twists) in data().
   Energies energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   /// \brief Power dissipated by material damping, v^T D v [W].
   double dissipationRate(const Eigen::VectorXd& v) const;

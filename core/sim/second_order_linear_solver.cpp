@@ -35,14 +35,37 @@ int initialize(SUNLinearSolver) {
   return SUNLS_SUCCESS;
 }
 
-int setup(SUNLinearSolver solver, SUNMatrix matrix) {
-  Content& c = content(solver);
+// A21 and A22 + gamma A21 from a 2n x 2n dense A
+void reduceDense(Content& c, SUNMatrix matrix) {
   const int n = c.n;
   const Eigen::Map<const Eigen::MatrixXd> a(SUNDenseMatrix_Data(matrix), 2 * n, 2 * n);
   c.gamma = -a(0, n);  // the top-right block is -gamma I
   c.lower_left = a.bottomLeftCorner(n, n);
   c.reduced = a.bottomRightCorner(n, n);
   c.reduced.noalias() += c.gamma * c.lower_left;
+}
+
+// the same from the blocks: A21 = -gamma dFD/dq, A22 + gamma A21 = I - gamma dFD/dv - gamma^2
+// dFD/dq
+void reduceBlocks(Content& c, const SecondOrderBlocks& blocks) {
+  c.gamma = blocks.gamma;
+  c.lower_left = -c.gamma * blocks.dqdd_dq;
+  c.reduced = c.gamma * c.lower_left;
+  c.reduced.noalias() -= c.gamma * blocks.dqdd_dv;
+  c.reduced.diagonal().array() += 1.0;
+}
+
+SUNMatrix_ID matrixId(SUNMatrix) {
+  return SUNMATRIX_CUSTOM;
+}
+
+int setup(SUNLinearSolver solver, SUNMatrix matrix) {
+  Content& c = content(solver);
+  if (matrix->ops->getid == matrixId) {  // from makeSecondOrderMatrix()
+    reduceBlocks(c, secondOrderBlocks(matrix));
+  } else {
+    reduceDense(c, matrix);
+  }
   c.lu.compute(c.reduced);
   // a zero or non-finite pivot: recoverable, CVODE retries with a smaller step
   const double smallest_pivot = c.lu.matrixLU().diagonal().cwiseAbs().minCoeff();
@@ -76,7 +99,26 @@ int freeSolver(SUNLinearSolver solver) {
   return SUNLS_SUCCESS;
 }
 
+void destroyMatrix(SUNMatrix matrix) {
+  if (!matrix) return;
+  delete static_cast<SecondOrderBlocks*>(matrix->content);
+  matrix->content = nullptr;
+  SUNMatFreeEmpty(matrix);
+}
+
 }  // namespace
+
+SUNMatrix makeSecondOrderMatrix(int n, SUNContext context) {
+  SUNMatrix matrix = SUNMatNewEmpty(context);
+  matrix->ops->getid = matrixId;
+  matrix->ops->destroy = destroyMatrix;
+  matrix->content = new SecondOrderBlocks(n);
+  return matrix;
+}
+
+SecondOrderBlocks& secondOrderBlocks(SUNMatrix matrix) {
+  return *static_cast<SecondOrderBlocks*>(matrix->content);
+}
 
 SUNLinearSolver makeSecondOrderLinearSolver(int n, SUNContext context) {
   SUNLinearSolver solver = SUNLinSolNewEmpty(context);
