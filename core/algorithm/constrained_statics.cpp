@@ -74,6 +74,7 @@ class ConstrainedStaticsSolver {
     };
     for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
       if (forceNorm(R) <= tolerance && errorNorm(R) <= kAssemblyTolerance) return true;
+      if (options_.cancelled()) return false;
       Eigen::MatrixXd J(nf + m, nf + m);
       if (options_.analytic_jacobian) {
         analyticJacobian(q, lambda, load, J);
@@ -177,6 +178,9 @@ StaticsResult solveConstrainedStatics(const Model& model, Data& data,
       reached = target;
       ++result.load_steps;
       increment = std::min(1.0, 2.0 * increment);
+    } else if (options.cancelled()) {
+      result.message = cancelledMessage(reached);
+      break;
     } else if ((increment *= 0.5) < options.min_load_step) {
       result.message =
           "statics did not converge (load fraction reached " + std::to_string(reached) + ")";

@@ -44,6 +44,7 @@ class NewtonSolver {
     for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
       const double norm = freeNorm(R_);
       if (norm <= tolerance) return true;
+      if (options_.cancelled()) return false;
       const Eigen::MatrixXd J = jacobian(q, load);
       Eigen::VectorXd rhs(n);
       for (int i = 0; i < n; ++i) rhs(i) = -R_(free_[i]);
@@ -137,6 +138,10 @@ class NewtonSolver {
 
 }  // namespace
 
+std::string cancelledMessage(double load_fraction) {
+  return "statics cancelled (load fraction reached " + std::to_string(load_fraction) + ")";
+}
+
 void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                     double t, const Eigen::Ref<const Eigen::VectorXd>& tau_extra,
                     double load_factor, Eigen::Ref<Eigen::VectorXd> R) {
@@ -174,6 +179,9 @@ StaticsResult solveStatics(const Model& model, Data& data,
       reached = target;
       ++result.load_steps;
       increment = std::min(1.0, 2.0 * increment);
+    } else if (options.cancelled()) {
+      result.message = cancelledMessage(reached);
+      break;
     } else if ((increment *= 0.5) < options.min_load_step) {
       result.message = "statics did not converge (load fraction reached " +
                        std::to_string(reached) + "): " + newton.failure();

@@ -3,6 +3,7 @@
 // (theory-gvs.md (5), (13)), by damped Newton with load stepping.
 
 #include <Eigen/Core>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct StaticsOptions {
   std::vector<int>
       prescribed;     ///< coordinates held at their value in q0 (joint-coordinate control)
   double time = 0.0;  ///< time at which inputs and loads are evaluated [s]
+  /// when set and true (another thread's Cancel), the solve stops before its next Newton
+  /// iteration and returns the last iterate, not converged, with a message saying so
+  const std::atomic<bool>* cancel = nullptr;
+
+  [[nodiscard]] bool cancelled() const { return cancel != nullptr && cancel->load(); }
 };
 
 struct StaticsResult {
@@ -54,6 +60,9 @@ void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen
 StaticsResult solveConstrainedStatics(const Model& model, Data& data,
                                       const Eigen::Ref<const Eigen::VectorXd>& q0,
                                       const StaticsOptions& options);
+
+/// \brief The message of a solve cancelled through StaticsOptions::cancel.
+std::string cancelledMessage(double load_fraction);
 
 /// \brief Solves for the static equilibrium nearest q0 under the model's loads and inputs.
 /// \param[in] q0 initial guess; prescribed coordinates keep their value (dim model.nq)

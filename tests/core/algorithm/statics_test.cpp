@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "core/algorithm/kinematics.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -216,6 +218,26 @@ TEST(StaticsTest, FloatingBaseFailsNamingTheUnrestrainedCoordinate) {
   EXPECT_FALSE(result.converged);
   EXPECT_NE(result.message.find("singular"), std::string::npos) << result.message;
   EXPECT_NE(result.message.find("body/joint/"), std::string::npos) << result.message;
+}
+
+// a cancel already requested stops both solvers before their first iteration, without a result
+// that claims convergence, and says why
+TEST(StaticsTest, CancelStopsTheSolveAndSaysSo) {
+  for (const RobotDescription& robot :
+       {test::example("soft_cantilever"), test::example("parallel_robot")}) {
+    const Model model = buildModel(robot);
+    Data data(model);
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nq);
+    std::atomic<bool> cancel{true};
+    StaticsOptions options;
+    options.cancel = &cancel;
+    const StaticsResult cancelled = solveStatics(model, data, zero, options);
+    EXPECT_FALSE(cancelled.converged) << robot.name;
+    EXPECT_EQ(cancelled.iterations, 0) << robot.name;
+    EXPECT_NE(cancelled.message.find("cancelled"), std::string::npos) << cancelled.message;
+    cancel = false;  // the same options, not cancelled, converge
+    EXPECT_TRUE(solveStatics(model, data, zero, options).converged) << robot.name;
+  }
 }
 
 }  // namespace
