@@ -145,9 +145,23 @@ MainWindow::MainWindow(QWidget* parent)
 // the worker is joined before the panels it feeds are destroyed
 MainWindow::~MainWindow() {
   simulation_->discard();
-  if (statics_thread_ != nullptr) {
-    statics_thread_->wait();
+  stopStatics();
+}
+
+void MainWindow::cancelAnalysis() {
+  simulation_->cancel();
+  if (statics_cancel_) {
+    *statics_cancel_ = true;
   }
+}
+
+// cancels a statics solve and waits for its thread (it stops before its next Newton iteration)
+void MainWindow::stopStatics() {
+  if (statics_thread_ == nullptr) {
+    return;
+  }
+  *statics_cancel_ = true;
+  statics_thread_->wait();
 }
 
 struct MainWindow::StaticsOutcome {
@@ -165,11 +179,22 @@ void MainWindow::createPanels() {
   model_tree_ = new ModelTreePanel(this);
   property_panel_ = new PropertyPanel(this);
   plot_panel_ = new PlotPanel(this);
+  plot_panel_->setObjectName("plotPanel");
+  mismatch_plot_ = new PlotPanel(this);
+  mismatch_plot_->setObjectName("mismatchPlot");
+  mismatch_plot_->setToolTip(
+      tr("log10 of |J_analytic - J_fd| / |J_fd| for the inverse-dynamics derivatives dID/dq and "
+         "dID/dv, sampled along the run (Simulate > Sample Jacobian Mismatch).\n") +
+      mismatch_plot_->toolTip());
   addPanel(model_tree_, tr("Model"), "modelTreeDock", Qt::LeftDockWidgetArea);
   addPanel(property_panel_, tr("Properties"), "propertyDock", Qt::RightDockWidgetArea);
-  addPanel(plot_panel_, tr("Plots"), "plotDock", Qt::BottomDockWidgetArea);
+  QDockWidget* plots = addPanel(plot_panel_, tr("Plots"), "plotDock", Qt::BottomDockWidgetArea);
+  QDockWidget* mismatch =
+      addPanel(mismatch_plot_, tr("Jacobian Mismatch"), "mismatchDock", Qt::BottomDockWidgetArea);
+  splitDockWidget(plots, mismatch, Qt::Horizontal);
   resizeDocks({docks_[0], docks_[1]}, {250, 280}, Qt::Horizontal);
-  resizeDocks({docks_[2]}, {150}, Qt::Vertical);
+  resizeDocks({plots, mismatch}, {700, 400}, Qt::Horizontal);
+  resizeDocks({plots}, {150}, Qt::Vertical);
 
   timeline_ = new TimelineBar(this);
   addToolBar(Qt::BottomToolBarArea, timeline_);
@@ -291,6 +316,23 @@ void MainWindow::createModelMenu() {
   add_load_action_ = menu->addAction(tr("Add Point &Load"), this, &MainWindow::addPointLoad);
   add_load_action_->setObjectName("addPointLoadAction");
   add_load_action_->setToolTip(tr("Add a force at the tip of the selected link"));
+  add_input_action_ = menu->addAction(tr("Add &Joint Input"), this, &MainWindow::addJointInput);
+  add_input_action_->setObjectName("addJointInputAction");
+  add_input_action_->setToolTip(
+      tr("Drive the joint of the selected link with a force (or a prescribed position)"));
+  add_along_rod_action_ =
+      menu->addAction(tr("Add Link &Along Rod..."), this, &MainWindow::onAddLinkAlongRod);
+  add_along_rod_action_->setObjectName("addAlongRodAction");
+  add_along_rod_action_->setToolTip(tr("Attach a new link at a chosen point of the selected rod"));
+  add_loop_action_ =
+      menu->addAction(tr("Add Closed-&Loop Joint..."), this, &MainWindow::onAddClosedLoopJoint);
+  add_loop_action_->setObjectName("addClosedLoopAction");
+  add_loop_action_->setToolTip(tr("Join two bodies (or a body and the world) with a joint"));
+  menu->addSeparator();
+  environment_action_ =
+      menu->addAction(tr("&Environment..."), this, &MainWindow::onEditEnvironment);
+  environment_action_->setObjectName("environmentAction");
+  environment_action_->setToolTip(tr("Contact obstacles and the surrounding fluid"));
   menu->addSeparator();
   remove_action_ = menu->addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Re&move"),
                                    QKeySequence::Delete, this, &MainWindow::removeSelected);
@@ -329,6 +371,22 @@ void MainWindow::createViewMenu() {
   curvature->setObjectName("curvatureColourAction");
   curvature->setCheckable(true);
   connect(curvature, &QAction::toggled, viewport_, &ViewportWidget::setColorRodsByCurvature);
+  QAction* joints = view_menu_->addAction(tr("Show &Joints"));
+  joints->setObjectName("showJointsAction");
+  joints->setCheckable(true);
+  joints->setChecked(viewport_->showsJoints());
+  joints->setToolTip(
+      tr("Draw the joints as glyphs: discs for revolute axes, bars for prismatic "
+         "ones, balls for the others; closed-loop joints in magenta"));
+  connect(joints, &QAction::toggled, viewport_, &ViewportWidget::setShowJoints);
+  QAction* frames = view_menu_->addAction(tr("Show Computational &Frames"));
+  frames->setObjectName("showFramesAction");
+  frames->setCheckable(true);
+  frames->setChecked(viewport_->showsFrames());
+  frames->setToolTip(
+      tr("Draw x (red), y (green), z (blue) at every computational point of the "
+         "rods and at every rigid link frame"));
+  connect(frames, &QAction::toggled, viewport_, &ViewportWidget::setShowFrames);
 }
 
 void MainWindow::createSimulateMenu() {
@@ -348,15 +406,25 @@ void MainWindow::createSimulateMenu() {
   });
   reference_action_->setObjectName("referenceAction");
   reference_action_->setToolTip(tr("Later runs plot their tip error against this one"));
+  mismatch_action_ = menu->addAction(tr("Sample Jacobian &Mismatch"));
+  mismatch_action_->setObjectName("mismatchAction");
+  mismatch_action_->setCheckable(true);
+  mismatch_action_->setChecked(jacobian_mismatch_samples_ > 0);
+  mismatch_action_->setToolTip(
+      tr("Compare the analytical inverse-dynamics derivatives with finite differences at about "
+         "50 frames of each run (on the simulation thread)"));
+  connect(mismatch_action_, &QAction::toggled, this,
+          [this](bool on) { jacobian_mismatch_samples_ = on ? 50 : 0; });
   QAction* clear_reference =
       menu->addAction(tr("Clear Reference"), this, &MainWindow::clearReference);
   clear_reference->setObjectName("clearReferenceAction");
   settings->setObjectName("simulationSettingsAction");
-  cancel_action_ =
-      menu->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"),
-                      QKeySequence(tr("Shift+F5")), simulation_, &SimulationController::cancel);
+  cancel_action_ = menu->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Cancel"),
+                                   QKeySequence(tr("Shift+F5")), this, &MainWindow::cancelAnalysis);
   cancel_action_->setObjectName("cancelAction");
-  cancel_action_->setToolTip(tr("Stop the running simulation, keeping its frames"));
+  cancel_action_->setToolTip(
+      tr("Stop the running simulation, keeping its frames (or the statics solve, keeping its "
+         "last iterate)"));
   cancel_action_->setStatusTip(cancel_action_->toolTip());
   updateSimulationActions();
 }
@@ -436,9 +504,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   }
   saveSettings();
   stopSimulation();
-  if (statics_thread_ != nullptr) {
-    statics_thread_->wait();
-  }
+  stopStatics();
   removeRecoveryFile();
   event->accept();
 }
@@ -567,6 +633,22 @@ PropertyPanel* MainWindow::propertyPanel() const {
 PlotPanel* MainWindow::plotPanel() const {
   return plot_panel_;
 }
+PlotPanel* MainWindow::mismatchPlot() const {
+  return mismatch_plot_;
+}
+std::array<int, 2> MainWindow::mismatchSeries() const {
+  return mismatch_series_;
+}
+void MainWindow::setJacobianMismatchSamples(int samples) {
+  jacobian_mismatch_samples_ = std::max(samples, 0);
+  if (mismatch_action_ != nullptr) {
+    const QSignalBlocker blocker(mismatch_action_);
+    mismatch_action_->setChecked(jacobian_mismatch_samples_ > 0);
+  }
+}
+int MainWindow::jacobianMismatchSamples() const {
+  return jacobian_mismatch_samples_;
+}
 TimelineBar* MainWindow::timeline() const {
   return timeline_;
 }
@@ -614,7 +696,9 @@ bool MainWindow::runSimulation() {
   preparePlotsForRun();
   timeline_->setFrameCount(0);
   timeline_->setFrameInterval(simulation_options_.output_interval);
-  simulation_->start(std::move(model), simulation_options_);
+  RunDiagnostics diagnostics;
+  diagnostics.jacobian_mismatch_samples = jacobian_mismatch_samples_;
+  simulation_->start(std::move(model), simulation_options_, diagnostics);
   progress_bar_->setRange(0, 100);
   progress_bar_->setValue(0);
   progress_bar_->setTextVisible(true);
@@ -695,6 +779,7 @@ void MainWindow::onSimulationFrame(const FramePtr& frame) {
   timeline_->setCurrentFrame(static_cast<int>(count) - 1);
   viewport_->showFrame(frame);
   plot_panel_->setCursorTime(frame->t);
+  mismatch_plot_->setCursorTime(frame->t);
 }
 
 void MainWindow::onSimulationProgress(double fraction) {
@@ -720,6 +805,7 @@ void MainWindow::onFrameRequested(int frame) {
   if (FramePtr recorded = simulation_->frameAt(static_cast<std::size_t>(frame))) {
     viewport_->showFrame(recorded);
     plot_panel_->setCursorTime(recorded->t);
+    mismatch_plot_->setCursorTime(recorded->t);
   }
 }
 
@@ -737,6 +823,14 @@ void MainWindow::preparePlotsForRun() {
   tip_error_series_ =
       reference_tip_.empty() ? -1 : plot_panel_->addSeries(tr("tip error vs reference [m]"));
   plotted_frames_ = 0;
+  mismatch_plot_->clear();
+  mismatch_plot_->setAxisTitles(tr("t [s]"), tr("log10 mismatch"));
+  mismatch_series_ = {-1, -1};
+  if (jacobian_mismatch_samples_ > 0) {
+    mismatch_series_ = {mismatch_plot_->addSeries(tr("dID/dq")),
+                        mismatch_plot_->addSeries(tr("dID/dv"))};
+  }
+  plotted_mismatch_ = 0;
 }
 
 namespace {
@@ -818,6 +912,25 @@ void MainWindow::plotFramesUpTo(std::size_t count) {
   }
   plot_panel_->appendPoints(energy_series_, energy_points);
   plot_panel_->appendPoints(tip_error_series_, error_points);
+  plotJacobianMismatch(count);
+}
+
+// the samples of frames up to count; log10 so that 1e-12 and 1e-3 share an axis
+void MainWindow::plotJacobianMismatch(std::size_t count) {
+  if (mismatch_series_[0] < 0) {
+    return;
+  }
+  const std::vector<JacobianMismatchSample> samples = simulation_->jacobianMismatch();
+  auto log_of = [](double mismatch) { return std::log10(std::max(mismatch, 1e-16)); };
+  std::array<QList<QPointF>, 2> points;
+  for (; plotted_mismatch_ < samples.size() && samples[plotted_mismatch_].frame < count;
+       ++plotted_mismatch_) {
+    const JacobianMismatchSample& sample = samples[plotted_mismatch_];
+    if (std::isfinite(sample.dID_dq)) points[0].append({sample.t, log_of(sample.dID_dq)});
+    if (std::isfinite(sample.dID_dv)) points[1].append({sample.t, log_of(sample.dID_dv)});
+  }
+  mismatch_plot_->appendPoints(mismatch_series_[0], points[0]);
+  mismatch_plot_->appendPoints(mismatch_series_[1], points[1]);
 }
 
 // the model the run simulates goes away: drop the run and its frames, silently
@@ -1134,9 +1247,11 @@ bool MainWindow::runStatics() {
   timeline_->setFrameCount(1);
   StaticsOptions options;
   options.analytic_jacobian = simulation_options_.jacobian == JacobianKind::Analytic;
+  statics_cancel_ = std::make_shared<std::atomic<bool>>(false);
+  options.cancel = statics_cancel_.get();
   auto outcome = std::make_shared<StaticsOutcome>();
-  // the worker alone owns its Data; the model is immutable and shared
-  statics_thread_ = QThread::create([model, options, outcome] {
+  // the worker alone owns its Data; the model is immutable and shared, the flag kept alive by it
+  statics_thread_ = QThread::create([model, options, outcome, cancel = statics_cancel_] {
     try {
       Data data(*model);
       const Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model->nq);
@@ -1174,6 +1289,8 @@ void MainWindow::onStaticsFinished(const StaticsOutcome& outcome, std::uint64_t 
     viewport_->showFrame(outcome.frame);
   }
   plot_panel_->clear();
+  mismatch_plot_->clear();
+  mismatch_series_ = {-1, -1};
   plot_panel_->setAxisTitles(tr("Newton iteration"), tr("log10 |R|"));
   const int series = plot_panel_->addSeries(tr("statics residual log10 |R|"));
   QList<QPointF> points;
@@ -1182,6 +1299,13 @@ void MainWindow::onStaticsFinished(const StaticsOutcome& outcome, std::uint64_t 
     points.append({static_cast<double>(i + 1), std::log10(std::max(history[i], 1e-300))});
   }
   plot_panel_->appendPoints(series, points);
+  if (statics_cancel_ && *statics_cancel_) {
+    statusBar()->showMessage(tr("Statics cancelled after %1 iterations (|R| = %2)")
+                                 .arg(outcome.result.iterations)
+                                 .arg(outcome.result.residual_norm, 0, 'g', 3),
+                             kStatusMessageMs);
+    return;
+  }
   if (!outcome.result.converged) {
     showError(tr("Statics did not converge"), QString::fromStdString(outcome.result.message));
     return;

@@ -11,8 +11,10 @@
 #include <QMainWindow>
 #include <QStringList>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -67,6 +69,17 @@ class MainWindow : public QMainWindow {
   bool addCable();
   /// \brief Adds a point load at the tip of the selected link.
   bool addPointLoad();
+  /// \brief Adds a force input (constant 0) on the joint of the selected link.
+  bool addJointInput();
+  /// \brief Adds a closed-loop joint of \p type between the tip of \p link_a and \p link_b (a
+  ///        link or "world"), assembled in the reference configuration.
+  bool addClosedLoopJoint(const QString& link_a, const QString& link_b, JointType type,
+                          bool planar = false);
+  /// \brief Attaches a new link at \p abscissa [m] along the selected soft rod: a rigid link with
+  ///        \p joint, or a soft rod when \p soft (see splitSoftLink).
+  bool addLinkAlongRod(double abscissa, bool soft, JointType joint = JointType::Revolute);
+  /// \brief Replaces the contact and fluid settings (one undoable edit).
+  bool setEnvironment(const EnvironmentDesc& environment);
   /// \brief Removes the selected item (a link with its descendants and what refers to them).
   bool removeSelected();
   /// \brief Attaches link \p link at the tip of \p parent (a link name or "world").
@@ -135,6 +148,15 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] ModelTreePanel* modelTree() const;
   [[nodiscard]] PropertyPanel* propertyPanel() const;
   [[nodiscard]] PlotPanel* plotPanel() const;
+  /// \brief The Jacobian-mismatch plot: log10 of ||J_analytic - J_fd|| / ||J_fd|| for dID/dq and
+  ///        dID/dv, sampled along each run on the simulation thread (when switched on).
+  [[nodiscard]] PlotPanel* mismatchPlot() const;
+  /// \brief Plot handles of the mismatch series of the current run: dID/dq, dID/dv (-1 when off).
+  [[nodiscard]] std::array<int, 2> mismatchSeries() const;
+  /// \brief About this many frames of each run get a Jacobian mismatch sample (0: none, the
+  ///        default). Simulate > Sample Jacobian Mismatch switches between 0 and 50.
+  void setJacobianMismatchSamples(int samples);
+  [[nodiscard]] int jacobianMismatchSamples() const;
   [[nodiscard]] TimelineBar* timeline() const;
   [[nodiscard]] QUndoStack* undoStack() const;
   [[nodiscard]] QProgressBar* progressBar() const;
@@ -158,6 +180,9 @@ class MainWindow : public QMainWindow {
   ///        and the residual of every Newton iteration plotted when it is done.
   bool runStatics();
   [[nodiscard]] bool isStaticsRunning() const;
+  /// \brief Simulate > Cancel: stops a running simulation (keeping its frames) or statics solve
+  ///        (showing its last iterate).
+  void cancelAnalysis();
 
   /// \brief Stores geometry, dock/tool bar state and recent files (also done on close).
   void saveSettings() const;
@@ -191,6 +216,9 @@ class MainWindow : public QMainWindow {
   void onPointerSelected(const QString& pointer);
   void onViewportClicked(int link);
   void onSimulationSettings();
+  void onAddClosedLoopJoint();
+  void onAddLinkAlongRod();
+  void onEditEnvironment();
   void onRun();
   struct StaticsOutcome;
   void onStaticsFinished(const StaticsOutcome& outcome, std::uint64_t generation);
@@ -208,7 +236,9 @@ class MainWindow : public QMainWindow {
   void onFrameRequested(int frame);
   void preparePlotsForRun();
   void plotFramesUpTo(std::size_t count);
+  void plotJacobianMismatch(std::size_t count);
   void stopSimulation();
+  void stopStatics();
   void updateSimulationActions();
   void rebuildRecentMenu();
   void addRecentFile(const QString& path);
@@ -227,6 +257,7 @@ class MainWindow : public QMainWindow {
   ModelTreePanel* model_tree_ = nullptr;
   PropertyPanel* property_panel_ = nullptr;
   PlotPanel* plot_panel_ = nullptr;
+  PlotPanel* mismatch_plot_ = nullptr;
   TimelineBar* timeline_ = nullptr;
   QUndoStack* undo_stack_ = nullptr;
   QProgressBar* progress_bar_ = nullptr;
@@ -238,12 +269,17 @@ class MainWindow : public QMainWindow {
   QMenu* add_rod_menu_ = nullptr;
   QAction* add_cable_action_ = nullptr;
   QAction* add_load_action_ = nullptr;
+  QAction* add_input_action_ = nullptr;
+  QAction* add_loop_action_ = nullptr;
+  QAction* add_along_rod_action_ = nullptr;
+  QAction* environment_action_ = nullptr;
   QAction* remove_action_ = nullptr;
   QTimer* autosave_timer_ = nullptr;
   QString selection_;
   bool recovered_unsaved_ = false;
   Analysis analysis_ = Analysis::Dynamics;
-  QThread* statics_thread_ = nullptr;     // owns nothing shared: a model copy and its own Data
+  QThread* statics_thread_ = nullptr;  // owns nothing shared: a model copy and its own Data
+  std::shared_ptr<std::atomic<bool>> statics_cancel_;  // set by Cancel, read by the solve
   std::uint64_t statics_generation_ = 0;  // a result for an older model is dropped  // a recovered
                                           // model is unsaved although its history is empty
   QMenu* view_menu_ = nullptr;
@@ -256,6 +292,12 @@ class MainWindow : public QMainWindow {
   std::array<int, 3> tip_series_{-1, -1, -1};  // plot handles of the first tip's x, y, z
   int energy_series_ = -1;
   int tip_error_series_ = -1;
+  // off by default: the central differences on the worker were measured to stall the GUI thread of
+  // a 2-core machine for 300-700 ms (SimulationRunTest.InterfaceStaysResponsiveWhileRunning)
+  int jacobian_mismatch_samples_ = 0;
+  std::array<int, 2> mismatch_series_{-1, -1};
+  std::size_t plotted_mismatch_ = 0;  // mismatch samples already appended to their plot
+  QAction* mismatch_action_ = nullptr;
   std::vector<std::pair<double, Eigen::Vector3d>>
       reference_tip_;  // (t, first tip) of the reference
   QAction* reference_action_ = nullptr;

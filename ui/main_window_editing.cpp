@@ -11,8 +11,10 @@
 #include "core/model/description_edit.hpp"
 #include "core/sim/rest_frame.hpp"
 #include "ui/edit_commands.hpp"
+#include "ui/environment_dialog.hpp"
 #include "ui/main_window.hpp"
 #include "ui/main_window_internal.hpp"
+#include "ui/model_dialogs.hpp"
 #include "ui/panels/model_tree_panel.hpp"
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/property_panel.hpp"
@@ -44,6 +46,8 @@ void MainWindow::applyDescription(const RobotDescription& robot, const QString& 
   viewport_->setDescription(robot_);
   viewport_->showFrame(frame);
   plot_panel_->clear();
+  mismatch_plot_->clear();
+  mismatch_series_ = {-1, -1};
   timeline_->setFrameCount(1);
   onPointerSelected(model_tree_->selectedPointer());
   updateSimulationActions();
@@ -91,6 +95,12 @@ int MainWindow::selectedLinkIndex() const {
   } else if (const int load = indexIn(selection_, "point_loads");
              load >= 0 && load < static_cast<int>(robot_.point_loads.size())) {
     name = robot_.point_loads[static_cast<std::size_t>(load)].link;
+  } else if (const int input = indexIn(selection_, "joint_inputs");
+             input >= 0 && input < static_cast<int>(robot_.joint_inputs.size())) {
+    name = robot_.joint_inputs[static_cast<std::size_t>(input)].link;
+  } else if (const int loop = indexIn(selection_, "closed_chains");
+             loop >= 0 && loop < static_cast<int>(robot_.closed_chains.size())) {
+    name = robot_.closed_chains[static_cast<std::size_t>(loop)].a.link;
   }
   return name.empty() ? -1 : findLink(robot_, name);
 }
@@ -143,6 +153,84 @@ bool MainWindow::addPointLoad() {
   } catch (const std::exception& error) {
     showError(tr("Cannot add a point load"), QString::fromStdString(error.what()));
     return false;
+  }
+}
+
+bool MainWindow::addJointInput() {
+  RobotDescription after = robot_;
+  try {
+    const int index = tendril::addJointInput(after, attachmentParent());
+    return applyEdit(tr("Add joint input"), after, QString("/joint_inputs/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot add a joint input"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+bool MainWindow::addClosedLoopJoint(const QString& link_a, const QString& link_b, JointType type,
+                                    bool planar) {
+  RobotDescription after = robot_;
+  try {
+    const int index =
+        tendril::addClosedChain(after, link_a.toStdString(), link_b.toStdString(), type, planar);
+    return applyEdit(tr("Add closed-loop joint"), after, QString("/closed_chains/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot add a closed-loop joint"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+bool MainWindow::addLinkAlongRod(double abscissa, bool soft, JointType joint) {
+  RobotDescription after = robot_;
+  try {
+    LinkDesc link = soft ? makeSoftLink(uniqueName(robot_, "rod"))
+                         : makeRigidLink(uniqueName(robot_, "link"), joint);
+    const int index =
+        tendril::addLinkAlongRod(after, std::move(link), selectedLinkIndex(), abscissa);
+    return applyEdit(tr("Add link along rod"), after, QString("/links/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot attach along the rod"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+bool MainWindow::setEnvironment(const EnvironmentDesc& environment) {
+  RobotDescription after = robot_;
+  after.environment = environment;
+  return applyEdit(tr("Edit environment"), after, selection_);
+}
+
+void MainWindow::onAddClosedLoopJoint() {
+  const int link = selectedLinkIndex();
+  ClosedChainDialog dialog(
+      robot_,
+      link >= 0 ? QString::fromStdString(robot_.links[static_cast<std::size_t>(link)].name)
+                : QString(),
+      this);
+  dialog.setObjectName("closedChainDialog");
+  if (dialog.exec() == QDialog::Accepted) {
+    addClosedLoopJoint(dialog.linkA(), dialog.linkB(), dialog.jointType(), dialog.planar());
+  }
+}
+
+void MainWindow::onAddLinkAlongRod() {
+  const int link = selectedLinkIndex();
+  if (link < 0 || robot_.links[static_cast<std::size_t>(link)].kind != BodyKind::Soft) {
+    showError(tr("Cannot attach along a rod"), tr("Select a soft rod first."));
+    return;
+  }
+  AttachAlongRodDialog dialog(robot_.links[static_cast<std::size_t>(link)], this);
+  dialog.setObjectName("attachAlongRodDialog");
+  if (dialog.exec() == QDialog::Accepted) {
+    addLinkAlongRod(dialog.abscissa(), dialog.soft(), dialog.jointType());
+  }
+}
+
+void MainWindow::onEditEnvironment() {
+  EnvironmentDialog dialog(robot_, this);
+  dialog.setObjectName("environmentDialog");
+  if (dialog.exec() == QDialog::Accepted) {
+    setEnvironment(dialog.environment());
   }
 }
 
@@ -200,6 +288,11 @@ QMenu* MainWindow::createContextMenu() {
   menu->addMenu(add_rod_menu_);
   menu->addAction(add_cable_action_);
   menu->addAction(add_load_action_);
+  menu->addAction(add_input_action_);
+  menu->addAction(add_along_rod_action_);
+  menu->addAction(add_loop_action_);
+  menu->addSeparator();
+  menu->addAction(environment_action_);
   menu->addSeparator();
   menu->addAction(remove_action_);
   return menu;
@@ -211,6 +304,10 @@ void MainWindow::updateModelActions() {
       link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind == BodyKind::Soft;
   add_cable_action_->setEnabled(soft);
   add_load_action_->setEnabled(link >= 0);
+  add_input_action_->setEnabled(
+      link >= 0 && robot_.links[static_cast<std::size_t>(link)].joint.type != JointType::Fixed);
+  add_along_rod_action_->setEnabled(soft);
+  add_loop_action_->setEnabled(!robot_.links.empty());
   remove_action_->setEnabled(!selection_.isEmpty());
 }
 

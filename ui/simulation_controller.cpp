@@ -14,13 +14,15 @@ SimulationController::~SimulationController() {
   run_.reset();
 }
 
-void SimulationController::start(ModelPtr model, const SimulationOptions& options) {
+void SimulationController::start(ModelPtr model, const SimulationOptions& options,
+                                 const RunDiagnostics& diagnostics) {
   discard();
   const std::uint64_t generation = ++generation_;
   running_ = true;
   run_ = std::make_unique<SimulationRun>(
       std::move(model), options, [this](const FramePtr&) { onFramePublished(); },
-      [this, generation](const RunOutcome&) { onRunFinished(generation); });
+      [this, generation](const RunOutcome&) { onRunFinished(generation); }, Eigen::VectorXd(),
+      Eigen::VectorXd(), diagnostics);
 }
 
 void SimulationController::cancel() {
@@ -54,6 +56,10 @@ FramePtr SimulationController::frameAt(std::size_t i) const {
     return nullptr;
   }
   return run_ ? run_->recording().at(i) : loaded_[i];
+}
+
+std::vector<JacobianMismatchSample> SimulationController::jacobianMismatch() const {
+  return run_ ? run_->jacobianMismatch() : std::vector<JacobianMismatchSample>{};
 }
 
 std::optional<RunOutcome> SimulationController::lastOutcome() const {

@@ -27,7 +27,8 @@ class SimulationController : public QObject {
 
   /// \brief Starts a run of \p model from rest, replacing (cancelling) any previous run and its
   ///        recording.
-  void start(ModelPtr model, const SimulationOptions& options);
+  void start(ModelPtr model, const SimulationOptions& options,
+             const RunDiagnostics& diagnostics = {});
   /// \brief Asks a running simulation to stop; runFinished follows.
   void cancel();
   /// \brief Cancels, joins and forgets the current run and its recording, without signals (used
@@ -39,6 +40,8 @@ class SimulationController : public QObject {
   [[nodiscard]] std::size_t frameCount() const;
   /// \brief Recorded frame \p i, or nullptr when out of range.
   [[nodiscard]] FramePtr frameAt(std::size_t i) const;
+  /// \brief Jacobian mismatch samples of the current run so far (none for a loaded recording).
+  [[nodiscard]] std::vector<JacobianMismatchSample> jacobianMismatch() const;
   /// \brief Replaces any run by frames read from a file (a reopened recording), replayed like a
   ///        finished run's.
   void setRecording(std::vector<FramePtr> frames);

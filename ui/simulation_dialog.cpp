@@ -11,6 +11,8 @@
 #include <cmath>
 #include <optional>
 
+#include "ui/number_fields.hpp"
+
 namespace tendril {
 namespace {
 
@@ -25,12 +27,6 @@ constexpr IntegratorChoice kIntegrators[] = {
     {"Newmark-beta (fixed step)", IntegratorKind::Newmark},
     {"Runge-Kutta 4 (explicit, fixed step)", IntegratorKind::Rk4},
 };
-
-std::optional<double> numberIn(const QLineEdit* field) {
-  bool ok = false;
-  const double value = field->text().trimmed().toDouble(&ok);
-  return ok && std::isfinite(value) ? std::optional(value) : std::nullopt;
-}
 
 }  // namespace
 
@@ -99,14 +95,7 @@ SimulationDialog::SimulationDialog(const SimulationOptions& options, Analysis an
 
 QLineEdit* SimulationDialog::addNumber(const QString& label, const QString& unit, double value,
                                        const QString& object_name) {
-  auto* row = new QHBoxLayout();
-  auto* field = new QLineEdit(QString::number(value, 'g', 8), this);
-  field->setObjectName(object_name);
-  row->addWidget(field, 1);
-  auto* unit_label = new QLabel(unit.isEmpty() ? QStringLiteral("-") : unit, this);
-  unit_label->setMinimumWidth(20);
-  row->addWidget(unit_label);
-  form_->addRow(label, row);
+  QLineEdit* field = addNumberRow(this, form_, label, unit, value, object_name);
   connect(field, &QLineEdit::textChanged, this, &SimulationDialog::validate);
   return field;
 }

@@ -8,7 +8,11 @@
 #include <sstream>
 #include <utility>
 
+#include "core/algorithm/constraints.hpp"
+#include "core/algorithm/kinematics.hpp"
 #include "core/io/json_io.hpp"
+#include "core/math/lie.hpp"
+#include "core/model/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {
@@ -102,6 +106,48 @@ double parseNumber(const std::string& text, const std::string& pointer) {
   return value;
 }
 
+// "/cables/i/tension/type", "/point_loads/i/scale/type", "/joint_inputs/i/value/type"
+bool isTimeFunctionKind(const std::string& pointer) {
+  const std::vector<std::string> parts = components(pointer);
+  if (parts.size() != 4 || !isIndex(parts[1]) || parts[3] != "type") return false;
+  return (parts[0] == "cables" && parts[2] == "tension") ||
+         (parts[0] == "point_loads" && parts[2] == "scale") ||
+         (parts[0] == "joint_inputs" && parts[2] == "value");
+}
+
+// the time function a pointer accepted by isTimeFunctionKind addresses
+TimeFunction* timeFunctionAt(RobotDescription& robot, const std::string& pointer) {
+  const std::vector<std::string> parts = components(pointer);
+  const std::size_t i = std::stoul(parts[1]);
+  if (parts[0] == "cables" && i < robot.cables.size()) return &robot.cables[i].tension;
+  if (parts[0] == "point_loads" && i < robot.point_loads.size()) return &robot.point_loads[i].scale;
+  if (parts[0] == "joint_inputs" && i < robot.joint_inputs.size()) {
+    return &robot.joint_inputs[i].value;
+  }
+  throw ParseError(pointer, "no such field");
+}
+
+SE3 toSE3(const Placement& placement) {
+  SE3 g;
+  g.R = rpyToRotation(placement.rpy[0], placement.rpy[1], placement.rpy[2]);
+  g.p = Eigen::Vector3d(placement.position[0], placement.position[1], placement.position[2]);
+  return g;
+}
+
+Placement toPlacement(const SE3& g) {
+  // rounding noise of the kinematics would show as 1e-17 in the file
+  auto clean = [](double x) { return std::abs(x) < 1e-12 ? 0.0 : x; };
+  const Eigen::Vector3d rpy = rotationToRpy(g.R);
+  return Placement{{clean(g.p.x()), clean(g.p.y()), clean(g.p.z())},
+                   {clean(rpy.x()), clean(rpy.y()), clean(rpy.z())}};
+}
+
+double rodLength(const LinkDesc& link) {
+  double length = 0.0;
+  for (const DivisionDesc& division : link.soft.divisions) length += division.length;
+  return length;
+}
+
 }  // namespace
 
 Json descriptionToJson(const RobotDescription& robot) {
@@ -126,6 +172,21 @@ void checkDescription(const RobotDescription& robot) {
 
 RobotDescription withValue(const RobotDescription& robot, const std::string& pointer,
                            const Json& value) {
+  if (isTimeFunctionKind(pointer)) {
+    static const std::map<std::string, TimeFunction::Kind> kKinds = {
+        {"constant", TimeFunction::Kind::Constant},
+        {"ramp", TimeFunction::Kind::Ramp},
+        {"sine", TimeFunction::Kind::Sine},
+        {"table", TimeFunction::Kind::Table}};
+    const auto kind = value.is_string() ? kKinds.find(value.get<std::string>()) : kKinds.end();
+    if (kind == kKinds.end()) {
+      throw ParseError(pointer, "expected one of constant, ramp, sine, table");
+    }
+    RobotDescription edited = robot;
+    TimeFunction* f = timeFunctionAt(edited, pointer);
+    *f = convertTimeFunction(*f, kind->second);
+    return descriptionFromJson(descriptionToJson(edited));
+  }
   Json json = descriptionToJson(robot);
   const Json::json_pointer where = toPointer(pointer);
   if (!json.contains(where)) throw ParseError(pointer, "no such field");
@@ -299,6 +360,201 @@ LinkDesc makeSoftLink(const std::string& name, int divisions) {
   division.basis.order = {2, 2, 2, -1, -1, -1};
   link.soft.divisions.assign(static_cast<std::size_t>(std::max(divisions, 1)), division);
   return link;
+}
+
+TimeFunction convertTimeFunction(const TimeFunction& f, TimeFunction::Kind kind) {
+  if (f.kind == kind) return f;
+  double level = f.value;
+  if (f.kind == TimeFunction::Kind::Sine) level = f.offset;
+  if (f.kind == TimeFunction::Kind::Table && !f.table.empty()) level = f.table.front()[1];
+  TimeFunction converted;
+  converted.kind = kind;
+  switch (kind) {
+    case TimeFunction::Kind::Constant:
+      converted.value = level;
+      break;
+    case TimeFunction::Kind::Ramp:
+      converted.value = level;
+      converted.start = 0.0;
+      converted.duration = 1.0;
+      break;
+    case TimeFunction::Kind::Sine:
+      // oscillates about the old level, by as much (or by 1 about 0)
+      converted.offset = level;
+      converted.amplitude = level != 0.0 ? std::abs(level) : 1.0;
+      converted.frequency = 1.0;
+      converted.phase = 0.0;
+      break;
+    case TimeFunction::Kind::Table:
+      converted.table = {{0.0, level}, {1.0, level}};
+      break;
+  }
+  return converted;
+}
+
+int addJointInput(RobotDescription& robot, const std::string& link) {
+  const int index = findLink(robot, link);
+  if (index < 0 || robot.links[static_cast<std::size_t>(index)].joint.type == JointType::Fixed) {
+    throw ParseError("/joint_inputs", "a joint input drives a link's joint; select a jointed link");
+  }
+  RobotDescription edited = robot;
+  JointInputDesc input;
+  input.link = link;
+  input.dof = 0;
+  input.mode = JointInputDesc::Mode::Force;
+  input.value = TimeFunction::constant(0.0);
+  edited.joint_inputs.push_back(input);
+  const int input_index = static_cast<int>(edited.joint_inputs.size()) - 1;
+  robot = descriptionFromJson(descriptionToJson(edited));
+  return input_index;
+}
+
+int addClosedChain(RobotDescription& robot, const std::string& link_a, const std::string& link_b,
+                   JointType type, bool planar) {
+  const int a = findLink(robot, link_a);
+  const int b = link_b == "world" ? -1 : findLink(robot, link_b);
+  if (a < 0) throw ParseError("/closed_chains", "frame A sits on a link; select one first");
+  if (link_b != "world" && b < 0) {
+    throw ParseError("/closed_chains", "unknown link \"" + link_b + "\"");
+  }
+  if (a == b) throw ParseError("/closed_chains", "a closed-loop joint joins two different bodies");
+  const LinkDesc& body_a = robot.links[static_cast<std::size_t>(a)];
+  ClosedChainDesc chain;
+  chain.name = uniqueName(robot, "loop");
+  chain.joint.type = type;
+  chain.joint.axis = {0.0, 1.0, 0.0};  // as the links the studio adds
+  chain.planar = planar;
+  chain.a.link = link_a;
+  if (body_a.kind == BodyKind::Soft) {
+    chain.a.abscissa = -1.0;
+  } else {
+    chain.a.placement = body_a.rigid.tip;
+  }
+  chain.b.link = link_b;
+  if (b >= 0 && robot.links[static_cast<std::size_t>(b)].kind == BodyKind::Soft) {
+    chain.b.abscissa = -1.0;
+  }
+  RobotDescription edited = robot;
+  edited.closed_chains.push_back(chain);
+  // place frame B on frame A in the reference configuration: g_B' = g_B g_b^-1 g_b' = g_A
+  try {
+    const Model model = buildModel(edited);
+    Data data(model);
+    forwardKinematics(model, data, Eigen::VectorXd::Zero(model.nq));
+    const auto compiled =
+        std::find_if(model.closed_chains.begin(), model.closed_chains.end(),
+                     [&chain](const CompiledClosedChain& c) { return c.name == chain.name; });
+    if (compiled == model.closed_chains.end()) throw std::logic_error("closed chain not compiled");
+    const SE3 g_A = closedChainFrameA(*compiled, data);
+    const SE3 g_B = closedChainFrameB(*compiled, data);
+    edited.closed_chains.back().b.placement =
+        toPlacement(toSE3(chain.b.placement) * g_B.inverse() * g_A);
+  } catch (const ParseError&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw ParseError("/closed_chains", error.what());
+  }
+  const int index = static_cast<int>(edited.closed_chains.size()) - 1;
+  robot = descriptionFromJson(descriptionToJson(edited));
+  return index;
+}
+
+int splitSoftLink(RobotDescription& robot, int link, double abscissa) {
+  const std::string pointer = "/links/" + std::to_string(link);
+  if (link < 0 || link >= static_cast<int>(robot.links.size())) {
+    throw ParseError(pointer, "no such link");
+  }
+  const LinkDesc& rod = robot.links[static_cast<std::size_t>(link)];
+  if (rod.kind != BodyKind::Soft) throw ParseError(pointer, "only a soft rod can be split");
+  constexpr double kTiny = 1e-9;
+  const double length = rodLength(rod);
+  if (!(abscissa > kTiny && abscissa < length - kTiny)) {
+    throw ParseError(pointer, "the point must lie strictly inside the rod (0 < X < " +
+                                  textFromValue(length) + " m)");
+  }
+  for (const CableDesc& cable : robot.cables) {
+    if (cable.link == rod.name) {
+      throw ParseError(pointer, "cable \"" + cable.name +
+                                    "\" runs through this rod and cannot span two links; remove "
+                                    "it first, or attach at the tip");
+    }
+  }
+  for (const ClosedChainDesc& chain : robot.closed_chains) {
+    if (chain.a.link == rod.name || chain.b.link == rod.name) {
+      throw ParseError(pointer, "closed-loop joint \"" + chain.name +
+                                    "\" holds this rod; remove it first, or attach at the tip");
+    }
+  }
+  RobotDescription edited = robot;
+  LinkDesc head = rod;
+  LinkDesc tail = rod;
+  tail.name = uniqueName(robot, rod.name + "_");
+  tail.parent = rod.name;
+  tail.origin = Placement{};
+  tail.joint = JointDesc{};
+  head.soft.divisions.clear();
+  tail.soft.divisions.clear();
+  // the division holding the cut: split it with its taper interpolated there
+  double start = 0.0;
+  for (const DivisionDesc& division : rod.soft.divisions) {
+    const double end = start + division.length;
+    if (end <= abscissa + kTiny) {
+      head.soft.divisions.push_back(division);
+    } else if (start >= abscissa - kTiny) {
+      tail.soft.divisions.push_back(division);
+    } else {
+      const double s = (abscissa - start) / division.length;
+      auto at = [s](double first, double last) { return first + s * (last - first); };
+      DivisionDesc before = division, after = division;
+      before.length = abscissa - start;
+      after.length = end - abscissa;
+      after.origin = Placement{};
+      CrossSectionDesc& b = before.section;
+      CrossSectionDesc& a = after.section;
+      b.radius_end = a.radius_start =
+          at(division.section.radius_start, division.section.radius_end);
+      b.width_end = a.width_start = at(division.section.width_start, division.section.width_end);
+      b.height_end = a.height_start =
+          at(division.section.height_start, division.section.height_end);
+      head.soft.divisions.push_back(before);
+      tail.soft.divisions.push_back(after);
+    }
+    start = end;
+  }
+  edited.links[static_cast<std::size_t>(link)] = head;
+  // what hung at the tip now hangs at the continuation's tip
+  for (LinkDesc& child : edited.links) {
+    if (child.parent == rod.name) child.parent = tail.name;
+  }
+  for (PointLoadDesc& load : edited.point_loads) {
+    if (load.link != rod.name) continue;
+    if (load.abscissa < 0.0) {
+      load.link = tail.name;
+    } else if (load.abscissa > abscissa) {
+      load.link = tail.name;
+      load.abscissa -= abscissa;
+    }
+  }
+  edited.links.push_back(tail);
+  const int index = static_cast<int>(edited.links.size()) - 1;
+  robot = descriptionFromJson(descriptionToJson(edited));
+  return index;
+}
+
+int addLinkAlongRod(RobotDescription& robot, LinkDesc new_link, int rod, double abscissa) {
+  const std::string pointer = "/links/" + std::to_string(rod);
+  if (rod < 0 || rod >= static_cast<int>(robot.links.size()) ||
+      robot.links[static_cast<std::size_t>(rod)].kind != BodyKind::Soft) {
+    throw ParseError(pointer, "select a soft rod to attach along");
+  }
+  RobotDescription edited = robot;
+  const std::string parent = robot.links[static_cast<std::size_t>(rod)].name;
+  if (abscissa < rodLength(robot.links[static_cast<std::size_t>(rod)]) - 1e-9) {
+    (void)splitSoftLink(edited, rod, abscissa);
+  }
+  const int index = addLink(edited, std::move(new_link), parent);
+  robot = std::move(edited);
+  return index;
 }
 
 int findLink(const RobotDescription& robot, const std::string& name) {

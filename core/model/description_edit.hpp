@@ -22,7 +22,10 @@ RobotDescription descriptionFromJson(const nlohmann::json& json);
 /// \brief Compiles \p robot (buildModel). \throw ParseError naming the pointer of an invalid value
 void checkDescription(const RobotDescription& robot);
 
-/// \brief \p robot with the value at \p pointer replaced by \p value, checked.
+/// \brief \p robot with the value at \p pointer replaced by \p value, checked. Setting the "type"
+///        of a time function (a cable tension, a load scale, a joint input value) to another kind
+///        replaces the function by one of that kind that starts from the old value (see
+///        convertTimeFunction).
 /// \throw ParseError for a pointer that does not exist or a value that is invalid there
 RobotDescription withValue(const RobotDescription& robot, const std::string& pointer,
                            const nlohmann::json& value);
@@ -78,6 +81,37 @@ void removeItem(RobotDescription& robot, const std::string& pointer);
 /// \brief Attaches link \p link at the tip of \p parent (keeping its origin). \throw ParseError for
 ///        an unknown parent or a cycle (the link itself or one of its descendants)
 void reparentLink(RobotDescription& robot, int link, const std::string& parent);
+
+/// \brief \p f as a function of \p kind: constant c -> ramp to c over 1 s, sine of offset c and
+///        amplitude 0, table {(0, c), (1, c)}; a ramp, sine or table keeps its final value, offset
+///        or first value as c. The same kind is returned unchanged.
+TimeFunction convertTimeFunction(const TimeFunction& f, TimeFunction::Kind kind);
+
+/// \brief Adds a force input (constant 0) on coordinate 0 of the rigid joint of \p link.
+/// \return its index \throw ParseError when the link has no such joint (fixed, or unknown)
+int addJointInput(RobotDescription& robot, const std::string& link);
+
+/// \brief Adds a closed-chain joint of \p type between the tip of \p link_a (a rigid link's tip
+///        frame, a soft link's tip section) and \p link_b ("world", or a link: its tip for a
+///        soft link, its link frame for a rigid one). Frame B is placed where frame A is in the
+///        reference configuration (q = 0), so the loop starts assembled. \return its index
+/// \throw ParseError for an unknown link, the same link twice, or an invalid result
+int addClosedChain(RobotDescription& robot, const std::string& link_a, const std::string& link_b,
+                   JointType type, bool planar = false);
+
+/// \brief Splits soft link \p link at abscissa \p abscissa [m from its base] into the link (up to
+///        there) and a new fixed soft link that continues it to the old tip; the old link's
+///        children, and point loads beyond the cut, move to the continuation. The split division
+///        keeps its material, basis and taper. \return the continuation's index
+/// \throw ParseError when the link is not soft, the abscissa is not strictly inside, or cables or
+///        closed chains run through the link (they cannot span two links)
+int splitSoftLink(RobotDescription& robot, int link, double abscissa);
+
+/// \brief Adds \p new_link attached at abscissa \p abscissa along soft link \p rod: at its tip when
+///        \p abscissa reaches the length, otherwise after splitSoftLink. \return the new link's
+///        index
+/// \throw ParseError (nothing is changed then)
+int addLinkAlongRod(RobotDescription& robot, LinkDesc new_link, int rod, double abscissa);
 
 /// \brief Index of the link named \p name, or -1.
 int findLink(const RobotDescription& robot, const std::string& name);

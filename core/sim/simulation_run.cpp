@@ -1,9 +1,13 @@
 #include "core/sim/simulation_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <utility>
 
+#include "core/algorithm/actuation.hpp"
+#include "core/algorithm/derivative_check.hpp"
+#include "core/algorithm/forward_dynamics.hpp"
 #include "core/model/data.hpp"
 #include "core/sim/make_frame.hpp"
 
@@ -31,11 +35,19 @@ FramePtr FrameRecording::back() const {
 
 SimulationRun::SimulationRun(ModelPtr model, SimulationOptions options,
                              FrameCallback on_frame_published, FinishCallback on_finished,
-                             Eigen::VectorXd q0, Eigen::VectorXd v0)
+                             Eigen::VectorXd q0, Eigen::VectorXd v0, RunDiagnostics diagnostics)
     : model_(std::move(model)),
       options_(std::move(options)),
       on_frame_published_(std::move(on_frame_published)),
-      on_finished_(std::move(on_finished)) {
+      on_finished_(std::move(on_finished)),
+      diagnostics_(diagnostics) {
+  // spread the mismatch samples evenly over the frames the run is expected to record
+  if (diagnostics_.jacobian_mismatch_samples > 0 && options_.output_interval > 0.0) {
+    const double span = std::max(options_.t_end - options_.t_start, 0.0);
+    const auto frames = static_cast<std::uint64_t>(span / options_.output_interval + 1e-9) + 1;
+    const auto samples = static_cast<std::uint64_t>(diagnostics_.jacobian_mismatch_samples);
+    mismatch_stride_ = std::max<std::uint64_t>(1, (frames + samples - 1) / samples);
+  }
   thread_ = std::thread(&SimulationRun::run, this, std::move(q0), std::move(v0));
 }
 
@@ -76,6 +88,11 @@ const SimulationOptions& SimulationRun::options() const {
   return options_;
 }
 
+std::vector<JacobianMismatchSample> SimulationRun::jacobianMismatch() const {
+  const std::lock_guard lock(state_mutex_);
+  return mismatch_;
+}
+
 double SimulationRun::progress() const {
   const FramePtr latest = latestFrame();
   const double span = options_.t_end - options_.t_start;
@@ -108,6 +125,9 @@ void SimulationRun::run(Eigen::VectorXd q0, Eigen::VectorXd v0) {
 
 bool SimulationRun::publish(Data& data, const Sample& sample) {
   const std::uint64_t index = recording_.size();
+  if (mismatch_stride_ > 0 && index % mismatch_stride_ == 0) {
+    sampleJacobianMismatch(data, sample, index);
+  }
   FramePtr frame = makeFrame(*model_, data, sample.q, sample.v, sample.t, index, sample.energy);
   recording_.append(frame);
   {
@@ -118,6 +138,34 @@ bool SimulationRun::publish(Data& data, const Sample& sample) {
     on_frame_published_(frame);
   }
   return !cancel_requested_;
+}
+
+// the derivatives at the sampled state, with the acceleration of the unconstrained dynamics there
+void SimulationRun::sampleJacobianMismatch(Data& data, const Sample& sample, std::uint64_t frame) {
+  try {
+    Eigen::VectorXd tau = Eigen::VectorXd::Zero(model_->nv);
+    actuationForces(*model_, sample.q, sample.t, tau);
+    Eigen::VectorXd a = forwardDynamics(*model_, data, sample.q, sample.v, tau, sample.t);
+    if (!a.allFinite()) {
+      a.setZero();
+    }
+    DerivativeCheckOptions check_options;
+    check_options.forward_dynamics = false;
+    const DerivativeCheck check =
+        checkDerivatives(*model_, data, sample.q, sample.v, a, sample.t, check_options);
+    JacobianMismatchSample mismatch{frame, sample.t, std::nan(""), std::nan("")};
+    for (const DerivativeBlockCheck& block : check.blocks) {
+      if (block.name == "dID/dq") {
+        mismatch.dID_dq = block.relative_mismatch;
+      } else if (block.name == "dID/dv") {
+        mismatch.dID_dv = block.relative_mismatch;
+      }
+    }
+    const std::lock_guard lock(state_mutex_);
+    mismatch_.push_back(mismatch);
+  } catch (const std::exception&) {
+    // a diagnostic that cannot be computed here (a degenerate state) is skipped, not fatal
+  }
 }
 
 void SimulationRun::finish(RunOutcome outcome) {

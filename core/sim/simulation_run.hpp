@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -33,6 +34,23 @@ class FrameRecording {
   std::vector<FramePtr> frames_;
 };
 
+/// \brief How far the analytical inverse-dynamics derivatives are from central finite differences
+///        at one recorded frame: ||J_analytic - J_fd||_F / ||J_fd||_F (checkDerivatives).
+struct JacobianMismatchSample {
+  std::uint64_t frame = 0;  ///< index of the recorded frame it was computed at
+  double t = 0.0;           ///< [s]
+  double dID_dq = 0.0;      ///< mismatch of dID/dq
+  double dID_dv = 0.0;      ///< mismatch of dID/dv
+};
+
+/// \brief Diagnostics the worker computes beside the frames (never part of SimulationOptions,
+///        which only steer the integration).
+struct RunDiagnostics {
+  /// about this many frames, spread evenly over [t_start, t_end], get a Jacobian mismatch sample
+  /// (0: none); each costs a few inverse dynamics per coordinate on the worker thread
+  int jacobian_mismatch_samples = 0;
+};
+
 /// \brief How a run ended.
 struct RunOutcome {
   bool completed = false;  ///< reached t_end
@@ -52,8 +70,10 @@ class SimulationRun {
   using FinishCallback = std::function<void(const RunOutcome&)>;
 
   /// \param[in] q0, v0 initial state (empty: zero, the reference configuration at rest)
+  /// \param[in] diagnostics what else to compute along the run (jacobianMismatch())
   SimulationRun(ModelPtr model, SimulationOptions options, FrameCallback on_frame_published = {},
-                FinishCallback on_finished = {}, Eigen::VectorXd q0 = {}, Eigen::VectorXd v0 = {});
+                FinishCallback on_finished = {}, Eigen::VectorXd q0 = {}, Eigen::VectorXd v0 = {},
+                RunDiagnostics diagnostics = {});
   ~SimulationRun();
 
   SimulationRun(const SimulationRun&) = delete;
@@ -73,24 +93,31 @@ class SimulationRun {
   /// \brief The outcome once finished, otherwise nothing.
   [[nodiscard]] std::optional<RunOutcome> outcome() const;
   [[nodiscard]] const SimulationOptions& options() const;
+  /// \brief Jacobian mismatch samples so far, in frame order (any thread). A frame's sample is
+  ///        stored before the frame itself is published.
+  [[nodiscard]] std::vector<JacobianMismatchSample> jacobianMismatch() const;
   /// \brief Fraction of [t_start, t_end] covered by the latest frame, in [0, 1].
   [[nodiscard]] double progress() const;
 
  private:
   void run(Eigen::VectorXd q0, Eigen::VectorXd v0);
   bool publish(Data& data, const Sample& sample);
+  void sampleJacobianMismatch(Data& data, const Sample& sample, std::uint64_t frame);
   void finish(RunOutcome outcome);
 
   const ModelPtr model_;
   const SimulationOptions options_;
   const FrameCallback on_frame_published_;
   const FinishCallback on_finished_;
+  const RunDiagnostics diagnostics_;
+  std::uint64_t mismatch_stride_ = 0;  // every this many frames a mismatch sample (0: none)
 
   std::atomic<bool> cancel_requested_{false};
   std::atomic<bool> finished_{false};
   FrameRecording recording_;
-  mutable std::mutex state_mutex_;  // guards latest_ and outcome_
+  mutable std::mutex state_mutex_;  // guards latest_, outcome_ and mismatch_
   FramePtr latest_;
+  std::vector<JacobianMismatchSample> mismatch_;
   std::optional<RunOutcome> outcome_;
   std::thread thread_;  // last: starts after every member it uses is constructed
 };

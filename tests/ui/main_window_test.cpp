@@ -28,15 +28,6 @@ namespace {
 
 const QString kDefaultExample = QStringLiteral("hybrid_serial_robot.json");
 
-QMessageBox* visibleErrorBox(const MainWindow& window) {
-  for (QMessageBox* box : window.findChildren<QMessageBox*>("errorBox")) {
-    if (box->isVisible()) {
-      return box;
-    }
-  }
-  return nullptr;
-}
-
 QStringList menuTitles(const MainWindow& window) {
   QStringList titles;
   for (QAction* action : window.menuBar()->actions()) {
@@ -65,7 +56,7 @@ TEST_F(MainWindowTest, ShowsEveryPanelMenuAndTheRunButton) {
   MainWindow window;
   ASSERT_TRUE(test::showAndWait(&window));
   EXPECT_EQ(window.centralWidget(), window.viewport());
-  ASSERT_EQ(window.docks().size(), 3);
+  ASSERT_EQ(window.docks().size(), 4);  // model, properties, plots, Jacobian mismatch
   for (QDockWidget* dock : window.docks()) {
     EXPECT_TRUE(dock->isVisible()) << dock->objectName().toStdString();
     EXPECT_GT(dock->width(), 50) << dock->objectName().toStdString();
@@ -134,7 +125,7 @@ TEST_F(MainWindowTest, BrokenJsonShowsAnErrorAndKeepsTheModel) {
 
   EXPECT_FALSE(window.openFile(temp_.filePath("broken.json")));
   EXPECT_FALSE(window.lastError().isEmpty());
-  QMessageBox* box = visibleErrorBox(window);
+  QMessageBox* box = test::visibleErrorBox(window);
   ASSERT_NE(box, nullptr);
   EXPECT_TRUE(box->text().contains("broken.json"));
   EXPECT_EQ(box->informativeText(), window.lastError());

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QLineSeries>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTest>
@@ -32,6 +33,47 @@ TEST(PlotPanel, DrawsAddedSeries) {
   const QImage drawn = panel.grab().toImage();
   test::saveScreenshot(drawn, "plot_panel");
   EXPECT_GT(test::countDifferentPixels(empty, drawn), 1000);
+}
+
+// a 10,000-frame run is drawn from at most 2000 points that keep every peak, the data itself is
+// kept whole (export, pointCount), and zooming in draws the visible slice at full resolution again
+TEST(PlotPanel, LongSeriesAreDrawnDecimatedWithoutLosingPeaksOrData) {
+  PlotPanel panel;
+  const int series = panel.addSeries("spiky");
+  QList<QPointF> points;
+  for (int i = 0; i < 10000; ++i) {
+    const double t = 0.001 * i;
+    // one sample of 5.0 in a slow sine: a decimation that averages or strides would miss it
+    points.append({t, i == 6543 ? 5.0 : std::sin(t)});
+  }
+  for (qsizetype i = 0; i < points.size(); i += 500) panel.appendPoints(series, points.mid(i, 500));
+  EXPECT_EQ(panel.pointCount(series), 10000);
+  EXPECT_EQ(panel.points(series), points);
+  EXPECT_LE(panel.drawnPointCount(series), 2000);
+  EXPECT_GT(panel.drawnPointCount(series), 1000);
+  const auto* line = qobject_cast<QLineSeries*>(panel.chart()->series().value(0));
+  ASSERT_NE(line, nullptr);
+  double highest = -1.0, lowest = 1.0;
+  for (const QPointF& point : line->points()) {
+    highest = std::max(highest, point.y());
+    lowest = std::min(lowest, point.y());
+  }
+  const auto [data_low, data_high] =
+      std::minmax_element(points.begin(), points.end(),
+                          [](const QPointF& a, const QPointF& b) { return a.y() < b.y(); });
+  EXPECT_EQ(highest, data_high->y());  // the single spike
+  EXPECT_EQ(lowest, data_low->y());
+  auto* time_axis = qobject_cast<QValueAxis*>(panel.chart()->axes(Qt::Horizontal).value(0));
+  ASSERT_NE(time_axis, nullptr);
+  time_axis->setRange(6.0, 6.5);  // ~500 samples in view: every one drawn, once
+  const QList<QPointF> drawn = line->points();
+  int in_view = 0;
+  for (const QPointF& point : points) {
+    if (point.x() < 6.0 || point.x() > 6.5) continue;
+    ++in_view;
+    EXPECT_EQ(drawn.count(point), 1) << point.x();
+  }
+  EXPECT_EQ(drawn.size(), in_view + 2);  // and the neighbours just outside, for the line ends
 }
 
 TEST(PlotPanel, ClearRemovesEverySeriesAndIgnoresUnknownHandles) {

@@ -289,6 +289,33 @@ TEST(StaticsRun, SolvesOnAWorkerThreadShowsTheEquilibriumAndPlotsTheResidual) {
   test::saveScreenshot(window.grab().toImage(), "statics_solved_window");
 }
 
+// the fin-ray finger's statics with the difference Jacobian takes ~0.1 s: Cancel right after Run
+// stops it before its first Newton iteration, and the window is usable again at once
+TEST(StaticsRun, CancelStopsTheSolveAndLeavesTheWindowUsable) {
+  QSettings().clear();
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openFile(test::examplePath("finray_finger.json")));
+  SimulationOptions options = window.simulationOptions();
+  options.jacobian = JacobianKind::FiniteDifference;
+  window.setSimulationOptions(options);
+  window.setAnalysis(Analysis::Statics);
+  window.runAction()->trigger();
+  ASSERT_TRUE(window.isStaticsRunning());
+  EXPECT_TRUE(window.cancelAction()->isEnabled());
+  window.cancelAction()->trigger();
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !window.isStaticsRunning(); }, 10000));
+  EXPECT_TRUE(window.statusBar()->currentMessage().startsWith("Statics cancelled"))
+      << window.statusBar()->currentMessage().toStdString();
+  EXPECT_EQ(test::visibleErrorBox(window), nullptr);  // a cancel is not an error
+  EXPECT_TRUE(window.runAction()->isEnabled());
+  EXPECT_FALSE(window.cancelAction()->isEnabled());
+  window.runAction()->trigger();  // and runs again, to convergence
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !window.isStaticsRunning(); }, 30000));
+  EXPECT_TRUE(window.statusBar()->currentMessage().startsWith("Statics converged"))
+      << window.statusBar()->currentMessage().toStdString();
+}
+
 TEST(SimulationDialog, EditsEveryOptionAndRefusesInvalidOnes) {
   SimulationOptions initial;
   SimulationDialog dialog(initial);

@@ -35,15 +35,6 @@ SimulationOptions longRun() {
   return options;
 }
 
-QMessageBox* visibleErrorBox(const MainWindow& window) {
-  for (QMessageBox* box : window.findChildren<QMessageBox*>("errorBox")) {
-    if (box->isVisible()) {
-      return box;
-    }
-  }
-  return nullptr;
-}
-
 class SimulationRunTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -161,7 +152,7 @@ TEST_F(SimulationRunTest, CancelDuringALongRunLeavesTheUiUsable) {
 
   EXPECT_TRUE(finished.first().at(0).toString().startsWith("cancelled at t ="));
   EXPECT_FALSE(finished.first().at(1).toBool());
-  EXPECT_EQ(visibleErrorBox(window_), nullptr);  // a cancel is no error
+  EXPECT_EQ(test::visibleErrorBox(window_), nullptr);  // a cancel is no error
   EXPECT_TRUE(window_.runAction()->isEnabled());
   EXPECT_FALSE(window_.cancelAction()->isEnabled());
   EXPECT_FALSE(window_.progressBar()->isVisible());
@@ -238,7 +229,7 @@ TEST_F(SimulationRunTest, DivergenceKeepsTheFramesAndSaysWhen) {
   ASSERT_TRUE(waitForFinish(finished));
 
   EXPECT_FALSE(finished.first().at(1).toBool());
-  const QMessageBox* box = visibleErrorBox(window_);
+  const QMessageBox* box = test::visibleErrorBox(window_);
   ASSERT_NE(box, nullptr);
   EXPECT_TRUE(box->informativeText().contains("diverged after t ="))
       << box->informativeText().toStdString();

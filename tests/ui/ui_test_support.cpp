@@ -1,6 +1,10 @@
 #include "ui_test_support.hpp"
 
+#include <gtest/gtest.h>
+
+#include <QAction>
 #include <QDir>
+#include <QMessageBox>
 #include <QTest>
 #include <QWidget>
 #include <cmath>
@@ -114,6 +118,21 @@ bool showAndWait(QWidget* widget) {
 
 QString examplePath(const QString& file_name) {
   return QDir(TENDRIL_SOURCE_EXAMPLES_DIR).filePath(file_name);
+}
+
+QMessageBox* visibleErrorBox(const QWidget& window) {
+  for (QMessageBox* box : window.findChildren<QMessageBox*>("errorBox")) {
+    if (box->isVisible()) {
+      return box;
+    }
+  }
+  return nullptr;
+}
+
+QAction* findAction(const QWidget& window, const char* name) {
+  auto* found = window.findChild<QAction*>(name);
+  EXPECT_NE(found, nullptr) << name;
+  return found;
 }
 
 }  // namespace tendril::test

@@ -6,6 +6,8 @@
 
 #include "core/sim/frame.hpp"
 
+class QAction;
+class QMessageBox;
 class QWidget;
 
 namespace tendril::test {
@@ -33,5 +35,11 @@ bool showAndWait(QWidget* widget);
 
 /// \brief Path of resources/examples/<file_name>.
 QString examplePath(const QString& file_name);
+
+/// \brief The error box (objectName "errorBox") \p window shows, or nullptr.
+QMessageBox* visibleErrorBox(const QWidget& window);
+
+/// \brief The action of \p window named \p name (a test failure when there is none).
+QAction* findAction(const QWidget& window, const char* name);
 
 }  // namespace tendril::test

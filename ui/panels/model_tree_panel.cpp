@@ -129,6 +129,25 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
             makeItem({QString::fromStdString(robot.point_loads[i].name), tr("load"), QString()},
                      QString("/point_loads/%1").arg(i), kNotALink));
   }
+  for (std::size_t i = 0; i < robot.joint_inputs.size(); ++i) {
+    const JointInputDesc& input = robot.joint_inputs[i];
+    owner(input.link)
+        ->addChild(
+            makeItem({QString("%1 input %2").arg(QString::fromStdString(input.link)).arg(input.dof),
+                      input.mode == JointInputDesc::Mode::Position ? tr("position") : tr("input"),
+                      QString()},
+                     QString("/joint_inputs/%1").arg(i), kNotALink));
+  }
+  for (std::size_t i = 0; i < robot.closed_chains.size(); ++i) {
+    const ClosedChainDesc& chain = robot.closed_chains[i];
+    QTreeWidgetItem* item =
+        makeItem({QString::fromStdString(chain.name), tr("loop"), jointName(chain.joint.type)},
+                 QString("/closed_chains/%1").arg(i), kNotALink);
+    item->setToolTip(
+        0, tr("closes a loop: %1 to %2")
+               .arg(QString::fromStdString(chain.a.link), QString::fromStdString(chain.b.link)));
+    owner(chain.a.link)->addChild(item);
+  }
   expandAll();
   for (int column = 1; column < columnCount(); ++column) {
     resizeColumnToContents(column);

@@ -20,6 +20,11 @@ namespace tendril {
 namespace {
 
 constexpr double kWheelZoomFactor = 1.25;
+// beyond this many points a series is drawn decimated: the minimum and maximum of each of
+// kBuckets slices of the visible time range, so that a 10,000-frame run draws as fast as a short
+// one and no peak is lost
+constexpr qsizetype kMaxDrawnPoints = 2000;
+constexpr int kBuckets = kMaxDrawnPoints / 2 - 2;  // room for a point at t1 and two neighbours
 constexpr int kPanStepPixels = 20;
 const QColor kCursorColor(200, 40, 40);
 
@@ -47,6 +52,8 @@ PlotPanel::PlotPanel(QWidget* parent)
       tr("Drag: zoom to a rectangle; wheel: zoom; middle drag or arrows: pan; "
          "double-click: fit; right-click: export"));
   connect(value_axis_, &QValueAxis::rangeChanged, this, [this] { updateCursor(); });
+  // zooming redraws the decimated series at the new resolution
+  connect(time_axis_, &QValueAxis::rangeChanged, this, [this] { redrawAll(); });
   resetAxes();
 }
 
@@ -57,6 +64,7 @@ int PlotPanel::addSeries(const QString& name) {
   series->attachAxis(time_axis_);
   series->attachAxis(value_axis_);
   series_.push_back(series);
+  data_.emplace_back();
   return static_cast<int>(series_.size()) - 1;
 }
 
@@ -68,12 +76,7 @@ void PlotPanel::appendPoints(int series, const QList<QPointF>& points) {
   if (series < 0 || series >= seriesCount() || points.isEmpty()) {
     return;
   }
-  // QXYSeries::append(list) adds point by point, each one updating the chart; replace() updates it
-  // once
-  QLineSeries* line = series_[static_cast<std::size_t>(series)];
-  QList<QPointF> all = line->points();
-  all.append(points);
-  line->replace(all);
+  data_[static_cast<std::size_t>(series)].append(points);
   QPointF low = points.front();
   QPointF high = points.front();
   for (const QPointF& point : points) {
@@ -81,8 +84,9 @@ void PlotPanel::appendPoints(int series, const QList<QPointF>& points) {
     high = QPointF(std::max(high.x(), point.x()), std::max(high.y(), point.y()));
   }
   if (!zoomed_) {
-    growAxes(low, high);
+    growAxes(low, high);  // first: the decimation follows the visible range
   }
+  redraw(series);
 }
 
 void PlotPanel::setAxisTitles(const QString& x, const QString& y) {
@@ -95,6 +99,7 @@ void PlotPanel::clear() {
   value_axis_->setTitleText(QString());
   chart()->removeAllSeries();
   series_.clear();
+  data_.clear();
   cursor_ = nullptr;
   cursor_time_ = std::numeric_limits<double>::quiet_NaN();
   zoomed_ = false;
@@ -109,7 +114,64 @@ int PlotPanel::pointCount(int series) const {
   if (series < 0 || series >= seriesCount()) {
     return 0;
   }
+  return static_cast<int>(data_[static_cast<std::size_t>(series)].size());
+}
+
+QList<QPointF> PlotPanel::points(int series) const {
+  if (series < 0 || series >= seriesCount()) {
+    return {};
+  }
+  return data_[static_cast<std::size_t>(series)];
+}
+
+int PlotPanel::drawnPointCount(int series) const {
+  if (series < 0 || series >= seriesCount()) {
+    return 0;
+  }
   return static_cast<int>(series_[static_cast<std::size_t>(series)]->count());
+}
+
+// QXYSeries::append(list) adds point by point, each one updating the chart; replace() updates it
+// once
+void PlotPanel::redraw(int series) {
+  const QList<QPointF>& all = data_[static_cast<std::size_t>(series)];
+  QLineSeries* line = series_[static_cast<std::size_t>(series)];
+  line->replace(
+      all.size() <= kMaxDrawnPoints ? all : decimated(all, time_axis_->min(), time_axis_->max()));
+}
+
+void PlotPanel::redrawAll() {
+  for (int s = 0; s < seriesCount(); ++s) {
+    if (data_[static_cast<std::size_t>(s)].size() > kMaxDrawnPoints) {
+      redraw(s);
+    }
+  }
+}
+
+// points sorted by time: the first point before [t0, t1], the lowest and highest point of each
+// slice of it in time order, and the first point after it
+QList<QPointF> PlotPanel::decimated(const QList<QPointF>& points, double t0, double t1) {
+  QList<QPointF> drawn;
+  drawn.reserve(2 * kBuckets + 2);
+  const auto first = std::lower_bound(points.begin(), points.end(), t0,
+                                      [](const QPointF& p, double t) { return p.x() < t; });
+  const auto last = std::upper_bound(first, points.end(), t1,
+                                     [](double t, const QPointF& p) { return t < p.x(); });
+  if (first != points.begin()) drawn.append(*(first - 1));
+  const double width = std::max(t1 - t0, std::numeric_limits<double>::min()) / kBuckets;
+  for (auto it = first; it != last;) {
+    const double bucket_end = t0 + width * (std::floor((it->x() - t0) / width) + 1.0);
+    auto low = it, high = it;
+    // the first point always belongs to its slice, whatever the rounding of bucket_end
+    for (++it; it != last && it->x() < bucket_end; ++it) {
+      if (it->y() < low->y()) low = it;
+      if (it->y() > high->y()) high = it;
+    }
+    drawn.append(low < high ? *low : *high);
+    if (low != high) drawn.append(low < high ? *high : *low);
+  }
+  if (last != points.end()) drawn.append(*last);
+  return drawn;
 }
 
 void PlotPanel::setCursorTime(double t) {
@@ -164,7 +226,7 @@ bool PlotPanel::exportCsv(const QString& path) const {
   // rows by time: series recorded from the same frames share their times
   std::map<double, std::vector<std::optional<double>>> rows;
   for (std::size_t s = 0; s < series_.size(); ++s) {
-    for (const QPointF& point : series_[s]->points()) {
+    for (const QPointF& point : data_[s]) {
       auto& row = rows[point.x()];
       row.resize(series_.size());
       row[s] = point.y();
@@ -197,8 +259,7 @@ bool PlotPanel::exportPng(const QString& path) {
 void PlotPanel::fitAll() {
   zoomed_ = false;
   resetAxes();
-  for (const QLineSeries* series : series_) {
-    const QList<QPointF> points = series->points();
+  for (const QList<QPointF>& points : data_) {
     if (points.isEmpty()) {
       continue;
     }

@@ -40,6 +40,11 @@ class PlotPanel : public QChartView {
 
   [[nodiscard]] int seriesCount() const;
   [[nodiscard]] int pointCount(int series) const;
+  /// \brief The points of series \p series (empty for an unknown handle).
+  [[nodiscard]] QList<QPointF> points(int series) const;
+  /// \brief How many points the chart draws for series \p series: all of them up to 2000, then
+  ///        the minimum and maximum of each slice of the visible time range.
+  [[nodiscard]] int drawnPointCount(int series) const;
 
   /// \brief Moves the vertical cursor to time \p t [s] (NaN hides it).
   void setCursorTime(double t);
@@ -69,10 +74,14 @@ class PlotPanel : public QChartView {
   void resetAxes();
   void growAxes(const QPointF& low, const QPointF& high);
   void updateCursor();
+  void redraw(int series);
+  void redrawAll();
+  static QList<QPointF> decimated(const QList<QPointF>& points, double t0, double t1);
 
   QValueAxis* time_axis_ = nullptr;
   QValueAxis* value_axis_ = nullptr;
   std::vector<QLineSeries*> series_;
+  std::vector<QList<QPointF>> data_;  ///< every point of each series; the chart draws a subset
   QLineSeries* cursor_ = nullptr;
   double cursor_time_;
   bool has_points_ = false;

@@ -294,6 +294,38 @@ bool ViewportWidget::colorsRodsByCurvature() const {
   return impl_->scene.colorsRodsByScalar();
 }
 
+void ViewportWidget::setShowJoints(bool on) {
+  impl_->scene.setShowJoints(on);
+  if (impl_->frame) {
+    impl_->scene.show(*impl_->frame);
+  }
+  update();
+}
+
+void ViewportWidget::setShowFrames(bool on) {
+  impl_->scene.setShowFrames(on);
+  if (impl_->frame) {
+    impl_->scene.show(*impl_->frame);
+  }
+  update();
+}
+
+int ViewportWidget::jointGlyphCount() const {
+  return impl_->scene.jointGlyphCount();
+}
+
+int ViewportWidget::frameTriadCount() const {
+  return impl_->scene.frameTriadCount();
+}
+
+bool ViewportWidget::showsJoints() const {
+  return impl_->scene.showsJoints();
+}
+
+bool ViewportWidget::showsFrames() const {
+  return impl_->scene.showsFrames();
+}
+
 void ViewportWidget::fitView() {
   fitCamera(impl_->renderer, impl_->robotBounds());
   impl_->camera_moved_by_user = false;

@@ -49,6 +49,11 @@ class ViewportWidget : public QOpenGLWidget {
   /// \brief Cable polylines and point-load arrows drawn now.
   [[nodiscard]] int cableLineCount() const;
   [[nodiscard]] int loadArrowCount() const;
+  /// \brief Joint glyphs and computational-point triads drawn now.
+  [[nodiscard]] int jointGlyphCount() const;
+  [[nodiscard]] int frameTriadCount() const;
+  [[nodiscard]] bool showsJoints() const;
+  [[nodiscard]] bool showsFrames() const;
 
   /// \brief The cables and point loads to draw over the frames (redraws the current one).
   void setDescription(const RobotDescription& robot);
@@ -69,6 +74,11 @@ class ViewportWidget : public QOpenGLWidget {
   void setFollowedLink(int link);
   /// \brief Colours the rods by curvature [1/m] instead of their plain colour.
   void setColorRodsByCurvature(bool on);
+  /// \brief Draws the joints as glyphs (on by default).
+  void setShowJoints(bool on);
+  /// \brief Draws x-y-z triads at the computational points and rigid link frames (off by
+  ///        default).
+  void setShowFrames(bool on);
 
  signals:
   /// \brief A left click without dragging landed on link \p link (-1: on nothing).

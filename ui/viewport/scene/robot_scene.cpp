@@ -6,6 +6,7 @@
 #include <vtkArrowSource.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
+#include <vtkCellData.h>
 #include <vtkCellPicker.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
@@ -16,6 +17,7 @@
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
+#include <vtkPolyDataAlgorithm.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkPolyLine.h>
 #include <vtkProperty.h>
@@ -26,11 +28,13 @@
 #include <vtkTransform.h>
 #include <vtkTransformPolyDataFilter.h>
 #include <vtkTubeFilter.h>
+#include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "core/sim/make_frame.hpp"
 #include "ui/viewport/scene/scene_style.hpp"
 
 namespace tendril {
@@ -394,6 +398,194 @@ vtkSmartPointer<vtkPolyData> makeLoadArrows(const RobotDescription& robot, const
   return data;
 }
 
+constexpr Rgb kJointColor{0.45, 0.25, 0.70};
+constexpr Rgb kLoopJointColor{0.75, 0.20, 0.55};
+
+/// Where a joint sits and which way its axis points, in the link frame it moves.
+struct JointGlyphPlace {
+  int link = -1;           ///< the link whose frame carries the glyph
+  double abscissa = -2.0;  ///< soft: X along the rod (-1 tip); -2: the rod's base
+  Placement placement;     ///< glyph frame in that frame
+  Vec3 axis{1.0, 0.0, 0.0};
+  JointType type = JointType::Revolute;
+  double size = 0.02;  ///< [m]
+  bool loop = false;   ///< a closed-loop joint (drawn in its own colour)
+};
+
+Eigen::Matrix3d rotationOf(const Vec3& rpy) {
+  return (Eigen::AngleAxisd(rpy[2], Eigen::Vector3d::UnitZ()) *
+          Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
+          Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
+      .toRotationMatrix();
+}
+
+// glyph size from the body it sits on: a little wider than its thinnest dimension, so that it
+// shows on a bar without swallowing a plate
+double glyphSize(const LinkDesc& link) {
+  constexpr double kMinimum = 0.01;  // [m]
+  if (link.kind == BodyKind::Soft) {
+    const CrossSectionDesc& section = link.soft.divisions.front().section;
+    const double r = section.shape == SectionShape::Circular
+                         ? section.radius_start
+                         : 0.5 * std::max(section.width_start, section.height_start);
+    return std::max(3.0 * r, kMinimum);
+  }
+  const ShapeDesc& shape = link.rigid.shape;
+  switch (shape.type) {
+    case ShapeType::Box:
+      return std::max(1.3 * std::min(shape.size[1], shape.size[2]), kMinimum);
+    case ShapeType::Cylinder:
+      return std::max(1.3 * std::min(2.0 * shape.size[0], shape.size[1]), kMinimum);
+    case ShapeType::Sphere:
+      return std::max(0.8 * shape.size[0], kMinimum);
+  }
+  return 2.0 * kMinimum;
+}
+
+// glyph geometry with its axis along x, centred at the origin
+vtkSmartPointer<vtkPolyData> makeJointGlyph(JointType type, double size) {
+  vtkSmartPointer<vtkPolyDataAlgorithm> source;
+  vtkNew<vtkTransform> along_x;
+  switch (type) {
+    case JointType::Revolute:
+    case JointType::Helical:
+    case JointType::Cylindrical: {
+      // a disc on the axis, VTK's cylinder runs along y
+      auto cylinder = vtkSmartPointer<vtkCylinderSource>::New();
+      cylinder->SetRadius(0.5 * size);
+      cylinder->SetHeight(1.2 * size);
+      cylinder->SetResolution(kShapeResolution / 2);
+      along_x->RotateZ(-90.0);
+      source = cylinder;
+      break;
+    }
+    case JointType::Prismatic: {
+      auto bar = vtkSmartPointer<vtkCubeSource>::New();
+      bar->SetXLength(2.0 * size);
+      bar->SetYLength(0.3 * size);
+      bar->SetZLength(0.3 * size);
+      source = bar;
+      break;
+    }
+    default: {
+      auto ball = vtkSmartPointer<vtkSphereSource>::New();
+      ball->SetRadius(0.5 * size);
+      ball->SetThetaResolution(kShapeResolution / 2);
+      ball->SetPhiResolution(kShapeResolution / 4);
+      source = ball;
+      break;
+    }
+  }
+  vtkNew<vtkTransformPolyDataFilter> placed;
+  placed->SetInputConnection(source->GetOutputPort());
+  placed->SetTransform(along_x);
+  placed->Update();
+  auto glyph = vtkSmartPointer<vtkPolyData>::New();
+  glyph->ShallowCopy(placed->GetOutput());
+  return glyph;
+}
+
+/// The pose in world of frame (link, abscissa) of \p frame, or nothing when it is not drawn.
+std::optional<Eigen::Isometry3d> linkFramePose(const RobotDescription& robot, const Frame& frame,
+                                               int link, double abscissa) {
+  if (link < 0 || link >= static_cast<int>(robot.links.size())) return std::nullopt;
+  Eigen::Isometry3d g = Eigen::Isometry3d::Identity();
+  if (const RodShape* rod = rodOf(frame, link)) {
+    if (abscissa <= -2.0) {
+      g.linear() = rod->orientations.front();
+      g.translation() = rod->points.front();
+      return g;
+    }
+    double length = 0.0;
+    for (const DivisionDesc& d : robot.links[static_cast<std::size_t>(link)].soft.divisions) {
+      length += d.length;
+    }
+    const std::vector<double> X = sampleAbscissae(*rod, length);
+    Eigen::Vector3d p;
+    Eigen::Matrix3d R;
+    rodPoseAt(*rod, X, abscissa < 0.0 ? length : abscissa, p, R);
+    g.linear() = R;
+    g.translation() = p;
+    return g;
+  }
+  for (const BodyShape& body : frame.bodies) {
+    if (body.link != link) continue;
+    const Vec3& com = robot.links[static_cast<std::size_t>(link)].rigid.com;
+    g.linear() = body.pose_W.linear();
+    g.translation() = body.pose_W.translation() - g.linear() * Eigen::Vector3d(com.data());
+    return g;
+  }
+  return std::nullopt;
+}
+
+std::vector<JointGlyphPlace> jointGlyphPlaces(const RobotDescription& robot) {
+  std::vector<JointGlyphPlace> places;
+  for (std::size_t i = 0; i < robot.links.size(); ++i) {
+    const LinkDesc& link = robot.links[i];
+    if (link.joint.type == JointType::Fixed) continue;
+    JointGlyphPlace place;
+    place.link = static_cast<int>(i);
+    place.axis = link.joint.axis;
+    place.type = link.joint.type;
+    place.size = glyphSize(link);
+    places.push_back(place);
+  }
+  for (const ClosedChainDesc& chain : robot.closed_chains) {
+    JointGlyphPlace place;
+    place.link = linkIndex(robot, chain.a.link);
+    if (place.link < 0) continue;
+    const LinkDesc& link = robot.links[static_cast<std::size_t>(place.link)];
+    place.abscissa = link.kind == BodyKind::Soft ? chain.a.abscissa : -2.0;
+    place.placement = chain.a.placement;
+    place.axis = chain.joint.axis;
+    place.type = chain.joint.type == JointType::Fixed ? JointType::Spherical : chain.joint.type;
+    place.size = glyphSize(link);
+    place.loop = true;
+    places.push_back(place);
+  }
+  return places;
+}
+
+/// Short x (red), y (green), z (blue) axes at every computational point of the rods and at every
+/// rigid link frame.
+vtkSmartPointer<vtkPolyData> makeFrameTriads(const RobotDescription& robot, const Frame& frame,
+                                             int& count) {
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkCellArray> lines;
+  vtkNew<vtkUnsignedCharArray> colors;
+  colors->SetNumberOfComponents(3);
+  colors->SetName("colors");
+  count = 0;
+  auto add = [&](const Eigen::Vector3d& p, const Eigen::Matrix3d& R, double length) {
+    static const unsigned char kAxisColors[3][3] = {{210, 40, 40}, {30, 160, 40}, {40, 70, 220}};
+    const vtkIdType origin = points->InsertNextPoint(p.x(), p.y(), p.z());
+    for (int axis = 0; axis < 3; ++axis) {
+      const Eigen::Vector3d end = p + length * R.col(axis);
+      const vtkIdType ids[2] = {origin, points->InsertNextPoint(end.x(), end.y(), end.z())};
+      lines->InsertNextCell(2, ids);
+      colors->InsertNextTypedTuple(kAxisColors[axis]);
+    }
+    ++count;
+  };
+  for (const RodShape& rod : frame.rods) {
+    if (rod.orientations.size() != rod.points.size()) continue;
+    for (std::size_t i = 0; i < rod.points.size(); i += kSamplesPerInterval) {
+      add(rod.points[i], rod.orientations[i], std::max(4.0 * radiusAt(rod, i), 0.01));
+    }
+  }
+  for (const BodyShape& body : frame.bodies) {
+    const auto g = linkFramePose(robot, frame, body.link, -2.0);
+    if (!g) continue;
+    const double size = std::max({body.shape.size[0], body.shape.size[1], body.shape.size[2]});
+    add(g->translation(), g->linear(), std::max(0.5 * size, 0.02));
+  }
+  auto data = vtkSmartPointer<vtkPolyData>::New();
+  data->SetPoints(points);
+  data->SetLines(lines);
+  data->GetCellData()->SetScalars(colors);
+  return data;
+}
+
 vtkSmartPointer<vtkActor> makeOverlayActor(const Rgb& color) {
   auto actor = vtkSmartPointer<vtkActor>::New();
   vtkNew<vtkPolyDataMapper> mapper;
@@ -440,9 +632,65 @@ struct RobotScene::Impl {
     }
   }
   vtkSmartPointer<vtkActor> loads = makeOverlayActor(kLoadColor);
+  vtkSmartPointer<vtkActor> frames = makeOverlayActor(kGridColor);
   RobotDescription description;
-  int cable_count = 0, load_count = 0;
+  int cable_count = 0, load_count = 0, triad_count = 0;
   int rebuild_count = 0;
+  bool show_joints = true;
+  bool show_frames = false;
+  // one actor per joint glyph, built when the description changes and moved by a user matrix
+  std::vector<JointGlyphPlace> joint_places;
+  std::vector<vtkSmartPointer<vtkActor>> joint_actors;
+  int joint_count = 0;
+
+  void rebuildJointGlyphs() {
+    for (const auto& actor : joint_actors) renderer->RemoveActor(actor);
+    joint_actors.clear();
+    joint_places = jointGlyphPlaces(description);
+    for (std::size_t i = 0; i < joint_places.size(); ++i) {
+      const JointGlyphPlace& place = joint_places[i];
+      vtkNew<vtkPolyDataMapper> mapper;
+      mapper->SetInputData(makeJointGlyph(place.type, place.size));
+      auto actor = vtkSmartPointer<vtkActor>::New();
+      actor->SetMapper(mapper);
+      const Rgb& color = place.loop ? kLoopJointColor : kJointColor;
+      actor->GetProperty()->SetColor(color[0], color[1], color[2]);
+      actor->GetProperty()->SetSpecular(0.3);
+      actor->PickableOff();
+      actor->SetUserMatrix(vtkSmartPointer<vtkMatrix4x4>::New());
+      actor->VisibilityOff();
+      renderer->AddActor(actor);
+      joint_actors.push_back(actor);
+    }
+  }
+
+  void updateJointGlyphs(const Frame* frame) {
+    joint_count = 0;
+    for (std::size_t i = 0; i < joint_actors.size(); ++i) {
+      vtkActor* actor = joint_actors[i];
+      const JointGlyphPlace& place = joint_places[i];
+      const auto g_WL = frame != nullptr && show_joints
+                            ? linkFramePose(description, *frame, place.link, place.abscissa)
+                            : std::nullopt;
+      actor->SetVisibility(g_WL.has_value());
+      if (!g_WL) continue;
+      // the glyph's x onto the joint axis, in the joint frame
+      Eigen::Vector3d axis(place.axis[0], place.axis[1], place.axis[2]);
+      axis = axis.norm() > 0.0 ? axis.normalized() : Eigen::Vector3d::UnitX();
+      const Eigen::Matrix3d R_axis =
+          Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), axis).toRotationMatrix();
+      Eigen::Isometry3d g = *g_WL;
+      g.translation() += g.linear() * Eigen::Vector3d(place.placement.position.data());
+      g.linear() = g.linear() * rotationOf(place.placement.rpy) * R_axis;
+      vtkMatrix4x4* matrix = actor->GetUserMatrix();
+      for (int row = 0; row < 4; ++row) {
+        for (int col = 0; col < 4; ++col) matrix->SetElement(row, col, g.matrix()(row, col));
+      }
+      matrix->Modified();
+      actor->Modified();
+      ++joint_count;
+    }
+  }
 
   void updateOverlays(const Frame* frame) {
     static const Frame kEmpty;
@@ -451,6 +699,13 @@ struct RobotScene::Impl {
         ->SetInputData(makeCableLines(description, source, cable_count));
     static_cast<vtkPolyDataMapper*>(loads->GetMapper())
         ->SetInputData(makeLoadArrows(description, source, load_count));
+    updateJointGlyphs(frame);
+    triad_count = 0;
+    frames->SetVisibility(show_frames && frame != nullptr);
+    if (show_frames && frame != nullptr) {
+      static_cast<vtkPolyDataMapper*>(frames->GetMapper())
+          ->SetInputData(makeFrameTriads(description, *frame, triad_count));
+    }
   }
 
   Impl(vtkRenderer* target) : renderer(target) {
@@ -466,6 +721,14 @@ struct RobotScene::Impl {
     cables->GetProperty()->RenderLinesAsTubesOn();
     overlay->AddActor(cables);
     renderer->AddActor(loads);
+    frames->GetProperty()->SetLineWidth(2.0);
+    frames->GetProperty()->LightingOff();
+    auto* frame_mapper = static_cast<vtkPolyDataMapper*>(frames->GetMapper());
+    frame_mapper->SetScalarModeToUseCellData();
+    frame_mapper->SetColorModeToDirectScalars();
+    frame_mapper->ScalarVisibilityOn();
+    frames->VisibilityOff();
+    overlay->AddActor(frames);
   }
 
   void removeRobotActors() {
@@ -587,6 +850,8 @@ RobotScene::~RobotScene() {
   impl_->renderer->RemoveActor(impl_->grid);
   impl_->overlay->RemoveActor(impl_->cables);
   impl_->renderer->RemoveActor(impl_->loads);
+  impl_->overlay->RemoveActor(impl_->frames);
+  for (const auto& actor : impl_->joint_actors) impl_->renderer->RemoveActor(actor);
   impl_->detachOverlay();
 }
 
@@ -624,6 +889,31 @@ int RobotScene::rebuildCount() const {
 
 void RobotScene::setDescription(const RobotDescription& robot) {
   impl_->description = robot;
+  impl_->rebuildJointGlyphs();
+}
+
+void RobotScene::setShowJoints(bool on) {
+  impl_->show_joints = on;
+}
+
+bool RobotScene::showsJoints() const {
+  return impl_->show_joints;
+}
+
+int RobotScene::jointGlyphCount() const {
+  return impl_->joint_count;
+}
+
+void RobotScene::setShowFrames(bool on) {
+  impl_->show_frames = on;
+}
+
+bool RobotScene::showsFrames() const {
+  return impl_->show_frames;
+}
+
+int RobotScene::frameTriadCount() const {
+  return impl_->triad_count;
 }
 
 int RobotScene::cableLineCount() const {

@@ -1,7 +1,10 @@
 #pragma once
 // VTK actors for one Frame: soft rods as tubes whose radius follows the cross-section, rigid
 // bodies as boxes, cylinders and spheres at their poses, and a ground grid under the robot. With a
-// description set, cables are drawn as lines along their routing and point loads as arrows.
+// description set, cables are drawn as lines along their routing, point loads as arrows, joints as
+// glyphs (a disc along a revolute axis, a bar along a prismatic one, a ball for the others, also
+// for closed-loop joints) and, when asked, the frames (x red, y green, z blue) at the computational
+// points of the rods and at the rigid link frames.
 // VTK only, no Qt (target tendril_scene): used by the viewport widget and by tendril-render.
 
 #include <array>
@@ -41,6 +44,18 @@ class RobotScene {
   /// \brief Cable polylines and load arrows drawn for the current frame (tests).
   [[nodiscard]] int cableLineCount() const;
   [[nodiscard]] int loadArrowCount() const;
+
+  /// \brief Draws the joints (tree joints other than fixed, and closed-loop joints) as glyphs.
+  void setShowJoints(bool on);
+  [[nodiscard]] bool showsJoints() const;
+  /// \brief Joint glyphs drawn for the current frame (tests).
+  [[nodiscard]] int jointGlyphCount() const;
+  /// \brief Draws a small x-y-z triad at every computational point of the rods (the ends of the
+  ///        Magnus intervals) and at every rigid link frame.
+  void setShowFrames(bool on);
+  [[nodiscard]] bool showsFrames() const;
+  /// \brief Triads drawn for the current frame (0 while hidden).
+  [[nodiscard]] int frameTriadCount() const;
 
   /// \brief Bounds of the robot actors (the grid excluded), or nullopt when nothing is shown.
   [[nodiscard]] std::optional<Bounds> robotBounds() const;

@@ -1,0 +1,86 @@
+// GUI tests of the viewport's optional drawings: joints as glyphs (tree joints and closed-loop
+// joints) and x-y-z triads at the computational points, switched from the View menu.
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QSettings>
+#include <QTest>
+
+#include "core/sim/make_frame.hpp"
+#include "ui/main_window.hpp"
+#include "ui/viewport/viewport_widget.hpp"
+#include "ui_test_support.hpp"
+
+namespace tendril {
+namespace {
+
+class ViewportOverlaysTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    QSettings().clear();
+    ASSERT_TRUE(test::showAndWait(&window_));
+  }
+
+  QAction* action(const char* name) { return test::findAction(window_, name); }
+
+  QImage picture() {
+    QTest::qWait(30);
+    return window_.viewport()->grabFramebuffer();
+  }
+
+  MainWindow window_;
+};
+
+TEST_F(ViewportOverlaysTest, JointsAreDrawnAsGlyphsAndCanBeHidden) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("hybrid_serial_robot.json")));
+  QAction* joints = action("showJointsAction");
+  ASSERT_TRUE(joints->isChecked());
+  EXPECT_EQ(window_.viewport()->jointGlyphCount(), 2);  // two revolute joints, the rod is fixed
+  const QImage with_joints = picture();
+  test::saveScreenshot(with_joints, "viewport_joint_glyphs");
+
+  joints->trigger();
+  EXPECT_EQ(window_.viewport()->jointGlyphCount(), 0);
+  const QImage without = picture();
+  EXPECT_GT(test::countDifferentPixels(with_joints, without), 100);
+  EXPECT_LT(test::countBlackPixels(without), without.width() * without.height() / 4);
+  joints->trigger();
+  EXPECT_EQ(window_.viewport()->jointGlyphCount(), 2);
+}
+
+TEST_F(ViewportOverlaysTest, ClosedLoopJointsGetGlyphsToo) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("parallel_robot.json")));
+  // the platform's spherical joint and its two closed-loop joints
+  EXPECT_EQ(window_.viewport()->jointGlyphCount(), 3);
+  test::saveScreenshot(picture(), "viewport_parallel_robot_joints");
+}
+
+TEST_F(ViewportOverlaysTest, ComputationalFramesToggleFromTheViewMenu) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("hybrid_serial_robot.json")));
+  QAction* frames = action("showFramesAction");
+  ASSERT_FALSE(frames->isChecked());
+  EXPECT_EQ(window_.viewport()->frameTriadCount(), 0);
+  const QImage before = picture();
+
+  frames->trigger();
+  const FramePtr frame = window_.viewport()->currentFrame();
+  ASSERT_NE(frame, nullptr);
+  // one triad per computational point of each rod (base and every interval end), one per body
+  int expected = static_cast<int>(frame->bodies.size());
+  for (const RodShape& rod : frame->rods) {
+    expected += static_cast<int>((rod.points.size() - 1) / kSamplesPerInterval) + 1;
+  }
+  EXPECT_EQ(window_.viewport()->frameTriadCount(), expected);
+  EXPECT_GT(expected, 4);
+  const QImage after = picture();
+  EXPECT_GT(test::countDifferentPixels(before, after), 100);
+  test::saveScreenshot(after, "viewport_computational_frames");
+
+  // they move with the frames shown
+  frames->trigger();
+  EXPECT_EQ(window_.viewport()->frameTriadCount(), 0);
+}
+
+}  // namespace
+}  // namespace tendril

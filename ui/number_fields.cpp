@@ -1,0 +1,34 @@
+#include "ui/number_fields.hpp"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <cmath>
+
+namespace tendril {
+
+std::optional<double> numberIn(const QString& text) {
+  bool ok = false;
+  const double value = text.trimmed().toDouble(&ok);
+  return ok && std::isfinite(value) ? std::optional(value) : std::nullopt;
+}
+
+std::optional<double> numberIn(const QLineEdit* field) {
+  return numberIn(field->text());
+}
+
+QLineEdit* addNumberRow(QWidget* owner, QFormLayout* form, const QString& label,
+                        const QString& unit, double value, const QString& object_name) {
+  auto* row = new QHBoxLayout();
+  auto* field = new QLineEdit(QString::number(value, 'g', 8), owner);
+  field->setObjectName(object_name);
+  row->addWidget(field, 1);
+  auto* unit_label = new QLabel(unit.isEmpty() ? QStringLiteral("-") : unit, owner);
+  unit_label->setMinimumWidth(40);
+  row->addWidget(unit_label);
+  form->addRow(label, row);
+  return field;
+}
+
+}  // namespace tendril
