@@ -141,11 +141,7 @@ EnvironmentDialog::EnvironmentDialog(const RobotDescription& robot, QWidget* par
   fluid_form->addRow(bodies);
   layout->addWidget(fluid_);
 
-  problem_ = new QLabel(this);
-  problem_->setObjectName("problem");
-  problem_->setStyleSheet("QLabel { color: #b00020; }");
-  problem_->setWordWrap(true);
-  layout->addWidget(problem_);
+  problem_ = addProblemLabel(this, layout);
   buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   layout->addWidget(buttons_);
   connect(buttons_, &QDialogButtonBox::accepted, this, &EnvironmentDialog::accept);

@@ -31,4 +31,13 @@ QLineEdit* addNumberRow(QWidget* owner, QFormLayout* form, const QString& label,
   return field;
 }
 
+QLabel* addProblemLabel(QWidget* owner, QBoxLayout* layout) {
+  auto* problem = new QLabel(owner);
+  problem->setObjectName("problem");
+  problem->setStyleSheet("QLabel { color: #b00020; }");
+  problem->setWordWrap(true);
+  layout->addWidget(problem);
+  return problem;
+}
+
 }  // namespace tendril

@@ -5,7 +5,9 @@
 #include <QString>
 #include <optional>
 
+class QBoxLayout;
 class QFormLayout;
+class QLabel;
 class QLineEdit;
 class QWidget;
 
@@ -19,5 +21,9 @@ namespace tendril {
 ///        \p object_name (tests find it by that name); an empty unit shows as "-".
 QLineEdit* addNumberRow(QWidget* owner, QFormLayout* form, const QString& label,
                         const QString& unit, double value, const QString& object_name);
+
+/// \brief Adds to \p layout the label (objectName "problem", red, wrapped) where a dialog says
+///        why its fields are invalid.
+QLabel* addProblemLabel(QWidget* owner, QBoxLayout* layout);
 
 }  // namespace tendril

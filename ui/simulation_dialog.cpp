@@ -69,11 +69,7 @@ SimulationDialog::SimulationDialog(const SimulationOptions& options, Analysis an
   jacobian_->setToolTip(tr("Where the implicit integrators get dFD/dq and dFD/dv"));
   form_->addRow(tr("Jacobian:"), jacobian_);
 
-  problem_ = new QLabel(this);
-  problem_->setObjectName("problem");
-  problem_->setStyleSheet("QLabel { color: #b00020; }");
-  problem_->setWordWrap(true);
-  layout->addWidget(problem_);
+  problem_ = addProblemLabel(this, layout);
   buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   layout->addWidget(buttons_);
   connect(buttons_, &QDialogButtonBox::accepted, this, &SimulationDialog::accept);
