@@ -37,7 +37,7 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
       if (joint.nq > 0) {
         const Vector6d S_v = data.S[j] * v_j;
         acc.noalias() += data.S[j] * a.segment(joint.idx_q, joint.nq);
-        acc.noalias() += data.S_dot[j] * v_j;
+        acc += data.S_dot_v[j];
         acc += ad(eta_base, S_v);
       }
       data.eta_dot[j] = applyAdInv(data.g_local[j], acc);

@@ -21,6 +21,20 @@ double zannaCoefficient(const VirtualJoint& joint) {
   return std::sqrt(3.0) * joint.h * joint.h / 12.0;
 }
 
+// S-dot = T' Z + T Z-dot (C21) as a matrix, which only the derivatives need (data.S_dot)
+void subspaceRate(const VirtualJoint& joint, Data& data, int j,
+                  const Eigen::Ref<const Eigen::VectorXd>& v_j) {
+  if (!hasVaryingSubspace(joint)) return;  // S-dot stays 0
+  const Vector6d Omega_dot = data.Z[j] * v_j;
+  data.S_dot[j].noalias() = dexpDot(data.Omega[j], Omega_dot) * data.Z[j];
+  if (isZanna(joint)) {
+    auto Z_dot = data.scratch_6n.leftCols(joint.nq);
+    magnus4JacobianRate(joint.Phi_z1 * v_j, joint.Phi_z2 * v_j, joint.Phi_z1, joint.Phi_z2, joint.h,
+                        Z_dot);
+    data.S_dot[j].noalias() += data.T[j] * Z_dot;
+  }
+}
+
 // d(S v)/dq_j into data.dSv_dq and d(S a + S-dot v)/dq_j into data.dacc_dq (C19, C20, C24):
 //   d(S w)/dq      = DT(Z w) Z + T W(w),      W(w) = d(Z w)/dq (0 unless 4th-order Magnus)
 //   d(S-dot v)/dq  = DTdot(Omega', Omega') Z + (DT(Omega') + T') W(v) + DT(Z-dot v) Z
@@ -135,6 +149,7 @@ void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
     const Vector6d eta_base = eta_plus - Sv;
     const Vector6d acc_plus = applyAd(data.g_local[j], data.eta_dot[j]);
     localTerms(joint, data, j, v_j, a_j);
+    subspaceRate(joint, data, j, v_j);
     const auto dSv = data.dSv_dq.leftCols(joint.nq);
     const Matrix6d to_child = AdInv(data.g_local[j]);
     const Matrix6d ad_Sv = ad(Sv);

@@ -60,21 +60,21 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
 
 }  // namespace
 
-// S-dot = T-dot Z + T Z-dot (C21); Z-dot vanishes for rigid joints and 2nd-order Magnus
+// S-dot v_j = T' Omega' + T (Z-dot v_j) (C21) as one vector, without the matrices T' and Z-dot:
+// Z-dot v vanishes for rigid joints and 2nd-order Magnus; for Zanna's 4th order (C8 contracted
+// with v) it is c (ad_{xi'_z1} xi'_z2 - ad_{xi'_z2} xi'_z1) = 2 c ad_{xi'_z1} xi'_z2
 void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,
                         Data& data, int j) {
-  if (joint.nq == 0 || joint.constant_subspace) return;  // S-dot stays 0
+  if (joint.nq == 0 || joint.constant_subspace) return;  // S-dot v stays 0
   const Vector6d Omega_dot = data.Z[j] * v_j;
-  Matrix6d T, T_dot;
-  dexpAndDot(data.Omega[j], Omega_dot, T, T_dot);
-  data.S_dot[j].noalias() = T_dot * data.Z[j];
+  Vector6d rate = dexpDotApply(data.Omega[j], Omega_dot, Omega_dot);
   if (joint.kind == VirtualJointKind::RodInterval && joint.magnus_order == 4) {
     const Vector6d xi_dot_z1 = joint.Phi_z1 * v_j;
     const Vector6d xi_dot_z2 = joint.Phi_z2 * v_j;
-    auto Z_dot = data.scratch_6n.leftCols(joint.nq);
-    magnus4JacobianRate(xi_dot_z1, xi_dot_z2, joint.Phi_z1, joint.Phi_z2, joint.h, Z_dot);
-    data.S_dot[j].noalias() += T * Z_dot;
+    const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0;
+    rate.noalias() += data.T[j] * ad(xi_dot_z1, Vector6d(2.0 * c * xi_dot_z2));
   }
+  data.S_dot_v[j] = rate;
 }
 
 Vector6d childTwist(const VirtualJoint& joint, const Data& data, int j,

@@ -17,9 +17,9 @@ void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eige
 /// \param[in,out] data fills the position stage: Omega, g_local, g, Z, T, S
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q);
 
-/// \brief Poses, motion subspaces, twists and S-dot.
+/// \brief Poses, motion subspaces, twists and S-dot v.
 /// \param[in] v generalised velocities (dim model.nv)
-/// \param[in,out] data fills the position and velocity stages (adds eta, S_dot)
+/// \param[in,out] data fills the position and velocity stages (adds eta, S_dot_v)
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                        const Eigen::Ref<const Eigen::VectorXd>& v);
 
@@ -29,7 +29,8 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
 /// \param[out] J 6 x nv, overwritten
 void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen::MatrixXd> J);
 
-/// \brief S-dot of joint j at velocity v_j. \pre the position stage of data is current.
+/// \brief S-dot v_j of joint j (data.S_dot_v), a vector: the dynamics never need the matrix
+///        S-dot, only the derivatives do. \pre the position stage of data is current.
 void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,
                         Data& data, int j);
 

@@ -534,6 +534,20 @@ void dexpAndDot(const Vector6d& Omega, const Vector6d& Omega_dot, Matrix6d& T, M
   assemble(kOnes, terms, false, T_dot);
 }
 
+Vector6d dexpDotApply(const Vector6d& Omega, const Vector6d& Omega_dot, const Vector6d& x) {
+  const TangentCoefficients k = evalTangentCoefficients(Omega.head<3>().norm(), Need::FAndFirst);
+  const double w_dot_wdot = Omega.head<3>().dot(Omega_dot.head<3>());
+  Vector6d y = x;  // ad^{r-1} x
+  Vector6d z;      // d(ad^r) x
+  Vector6d out = Vector6d::Zero();
+  for (int r = 0; r < 4; ++r) {
+    z = r == 0 ? ad(Omega_dot, y) : Vector6d(ad(Omega, z) + ad(Omega_dot, y));
+    y = ad(Omega, y);
+    out += k.df_over_theta[r] * w_dot_wdot * y + k.f[r] * z;
+  }
+  return out;
+}
+
 Matrix6d dexpDot(const Vector6d& Omega, const Vector6d& Omega_dot) {
   Matrix6d T;
   Matrix6d T_dot;

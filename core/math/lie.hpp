@@ -206,6 +206,15 @@ struct TangentCoefficients {
 /// \return T'(Omega, Omega') (6 x 6)
 [[nodiscard]] Matrix6d dexpDot(const Vector6d& Omega, const Vector6d& Omega_dot);
 
+/// \brief T'(Omega, Omega') x without forming T' (brackets only, about 300 flops):
+///        d(ad^r) x follows z_r = ad_Omega z_{r-1} + ad_{Omega'} ad^{r-1} x, z_1 = ad_{Omega'} x.
+/// \param[in] Omega twist (6)
+/// \param[in] Omega_dot its time derivative (6)
+/// \param[in] x twist (6)
+/// \return T'(Omega, Omega') x (6)
+[[nodiscard]] Vector6d dexpDotApply(const Vector6d& Omega, const Vector6d& Omega_dot,
+                                    const Vector6d& x);
+
 /// \brief T(Omega) and T'(Omega, Omega') together, sharing the powers of ad_Omega.
 /// \param[in] Omega twist (6)
 /// \param[in] Omega_dot its time derivative (6)

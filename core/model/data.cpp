@@ -14,6 +14,7 @@ Data::Data(const Model& model) {
   xi_z1.assign(n, Vector6d::Zero());
   xi_z2.assign(n, Vector6d::Zero());
   eta.assign(n, Vector6d::Zero());
+  S_dot_v.assign(n, Vector6d::Zero());
   eta_dot.assign(n, Vector6d::Zero());
   F.assign(n, Vector6d::Zero());
   I_composite.assign(n, SpatialInertia{});

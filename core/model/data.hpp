@@ -39,9 +39,8 @@ struct Data {
 
   //-------------------- velocity stage
   // computed by forwardKinematics(model, data, q, v)
-  std::vector<Vector6d> eta;  ///< twist of child frame j, expressed in it        (n_vjoints)
-  std::vector<Matrix6Xd>
-      S_dot;  ///< time derivative of S_j                          (n_vjoints; 6 x nq_j)
+  std::vector<Vector6d> eta;      ///< twist of child frame j, expressed in it        (n_vjoints)
+  std::vector<Vector6d> S_dot_v;  ///< S-dot_j v_j, in the joint base frame           (n_vjoints)
 
   //-------------------- dynamics stage
   // computed by inverseDynamics(model, data, q, v, a)
@@ -81,6 +80,7 @@ struct Data {
   // [0, ancestor_cols[j]); the backward ones those of j's subtree too, [0, subtree_cols[j])
   std::vector<int> ancestor_cols, subtree_cols;
   std::vector<TangentExpansion> tangent;  ///< T(Omega_j) expanded (joints with varying S)
+  std::vector<Matrix6Xd> S_dot;           ///< time derivative of S_j (6 x nq_j)
   Matrix6Xd dSv_dq;                       ///< d(S v_j)/dq_j of the current joint (6 x max nq_j)
   Matrix6Xd dacc_dq;                      ///< d(S a_j + S-dot v_j)/dq_j of the current joint
   Matrix6Xd Z_rate_v;          ///< d(Z v_j)/dq_j = Z-dot of the current joint (4th-order Magnus)

@@ -472,6 +472,13 @@ TEST(LieTest, DexpDotMatchesFiniteDifferences) {
       dexpAndDot(Omega, Omega_dot, T, T_dot2);
       EXPECT_EQ(T, dexp(Omega));
       EXPECT_EQ(T_dot2, T_dot);
+
+      // the matrix-free product used by the velocity stage
+      const Vector6d x = randomVector6(rng);
+      const Vector6d product = T_dot * x;
+      EXPECT_LT((dexpDotApply(Omega, Omega_dot, x) - product).cwiseAbs().maxCoeff(),
+                1e-14 * (1.0 + product.cwiseAbs().maxCoeff()))
+          << "theta = " << theta;
     }
   }
 }
