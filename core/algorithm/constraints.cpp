@@ -46,16 +46,6 @@ void relativeJacobian(const Model& model, const Data& data, const CompiledClosed
   }
 }
 
-// a per-frame derivative block (6 x nv, data.deta_dq etc.) carried to a frame placed at g_offset
-// in child frame `joint` (zero for the world); only the columns of the joint's ancestors are set
-void offsetFrameBlock(const Data& data, const std::vector<Matrix6Xd>& of_frames, int joint,
-                      const SE3& g_offset, Eigen::MatrixXd& out) {
-  out.setZero();
-  if (joint < 0) return;
-  const int cols = data.ancestor_cols[joint];
-  out.leftCols(cols).noalias() = AdInv(g_offset) * of_frames[joint].leftCols(cols);
-}
-
 // X <- L X for a 6 x n block, column by column (no temporary)
 void leftMultiplyInPlace(const Matrix6d& L, Eigen::Ref<Eigen::MatrixXd> X) {
   for (Eigen::Index c = 0; c < X.cols(); ++c) {
@@ -84,13 +74,9 @@ ConstraintData::ConstraintData(const Model& model)
       dbias_dq(Eigen::MatrixXd::Zero(model.n_constraints, model.nq)),
       dbias_dv(Eigen::MatrixXd::Zero(model.n_constraints, model.nv)),
       dAtlambda_dq(Eigen::MatrixXd::Zero(model.nv, model.nq)),
+      frame_a(model),
+      frame_b(model),
       J_rel(Eigen::MatrixXd::Zero(6, model.nv)),
-      deta_a(Eigen::MatrixXd::Zero(6, model.nv)),
-      deta_b(Eigen::MatrixXd::Zero(6, model.nv)),
-      dacc_a(Eigen::MatrixXd::Zero(6, model.nv)),
-      dacc_b(Eigen::MatrixXd::Zero(6, model.nv)),
-      daccv_a(Eigen::MatrixXd::Zero(6, model.nv)),
-      daccv_b(Eigen::MatrixXd::Zero(6, model.nv)),
       dwrench(Eigen::MatrixXd::Zero(6, model.nv)),
       scratch_6n(Matrix6Xd::Zero(6, largestJointDimension(model))) {}
 
@@ -206,15 +192,11 @@ void constraintDerivatives(const Model& model, const Data& data,
     const SE3& g_BA = cd.g_BA[k];
     const Matrix6d Ad_BA = Ad(g_BA);
 
-    // frame Jacobians and derivative blocks (J = d eta/dv after the derivative pass)
-    offsetFrameBlock(data, data.deta_dv, chain.joint_a, chain.g_a, cd.J_a);
-    offsetFrameBlock(data, data.deta_dv, chain.joint_b, chain.g_b, cd.J_b);
-    offsetFrameBlock(data, data.deta_dq, chain.joint_a, chain.g_a, cd.deta_a);
-    offsetFrameBlock(data, data.deta_dq, chain.joint_b, chain.g_b, cd.deta_b);
-    offsetFrameBlock(data, data.deta_dot_dq, chain.joint_a, chain.g_a, cd.dacc_a);
-    offsetFrameBlock(data, data.deta_dot_dq, chain.joint_b, chain.g_b, cd.dacc_b);
-    offsetFrameBlock(data, data.deta_dot_dv, chain.joint_a, chain.g_a, cd.daccv_a);
-    offsetFrameBlock(data, data.deta_dot_dv, chain.joint_b, chain.g_b, cd.daccv_b);
+    // frame Jacobians and derivative blocks of A and B from the derivative pass
+    frameDerivatives(model, data, chain.joint_a, chain.g_a, cd.frame_a);
+    frameDerivatives(model, data, chain.joint_b, chain.g_b, cd.frame_b);
+    const Eigen::MatrixXd &J_a = cd.frame_a.J, &J_b = cd.frame_b.J;
+    Eigen::MatrixXd &deta_a = cd.frame_a.deta_dq, &deta_b = cd.frame_b.deta_dq;
     const Vector6d eta_A = frameTwist(chain.joint_a, chain.g_a, data.eta, Vector6d::Zero());
     const Vector6d eta_B = frameTwist(chain.joint_b, chain.g_b, data.eta, Vector6d::Zero());
     const Vector6d etadot_A = frameTwist(chain.joint_a, chain.g_a, data.eta_dot, base_acceleration);
@@ -223,8 +205,8 @@ void constraintDerivatives(const Model& model, const Data& data,
     const Matrix6d ad_Ad_eta_A = ad(Ad_eta_A), ad_eta_B = ad(eta_B);
 
     // A (47a), de/dq (D79) and the bias (corrected D72)
-    cd.J_rel.noalias() = Ad_BA * cd.J_a;
-    cd.J_rel -= cd.J_b;
+    cd.J_rel.noalias() = Ad_BA * J_a;
+    cd.J_rel -= J_b;
     cd.A.middleRows(row, m).noalias() = Phi_T * cd.J_rel;
     const Matrix6d T_inv = dexp(log(g_BA)).inverse();
     cd.dwrench.noalias() = T_inv * cd.J_rel;
@@ -234,37 +216,37 @@ void constraintDerivatives(const Model& model, const Data& data,
 
     // d(A v)/dq = Phi^T (-ad_{Ad eta_A} J_rel + Ad d eta_A - d eta_B); deta_a becomes
     // d(Ad eta_A)/dq
-    leftMultiplyInPlace(Ad_BA, cd.deta_a);
-    cd.deta_a.noalias() -= ad_Ad_eta_A * cd.J_rel;
-    cd.dwrench = cd.deta_a - cd.deta_b;
+    leftMultiplyInPlace(Ad_BA, deta_a);
+    deta_a.noalias() -= ad_Ad_eta_A * cd.J_rel;
+    cd.dwrench = deta_a - deta_b;
     cd.dAv_dq.middleRows(row, m).noalias() = Phi_T * cd.dwrench;
 
     // d(A a + A-dot v)/dq = Phi^T (d(Ad etadot_A) - ad_{eta_B} d(Ad eta_A)
     //                       + ad_{Ad eta_A} d eta_B - d etadot_B)
-    cd.dwrench.noalias() = Ad_BA * cd.dacc_a;
+    cd.dwrench.noalias() = Ad_BA * cd.frame_a.deta_dot_dq;
     cd.dwrench.noalias() -= ad(Ad_etadot_A) * cd.J_rel;
-    cd.dwrench.noalias() -= ad_eta_B * cd.deta_a;
-    cd.dwrench.noalias() += ad_Ad_eta_A * cd.deta_b;
-    cd.dwrench -= cd.dacc_b;
+    cd.dwrench.noalias() -= ad_eta_B * deta_a;
+    cd.dwrench.noalias() += ad_Ad_eta_A * deta_b;
+    cd.dwrench -= cd.frame_b.deta_dot_dq;
     cd.dbias_dq.middleRows(row, m).noalias() = Phi_T * cd.dwrench;
 
     // d(A a + A-dot v)/dv = Phi^T (Ad d etadot_A/dv - ad_{eta_B} Ad J_A + ad_{Ad eta_A} J_B
     //                       - d etadot_B/dv)
-    cd.dwrench.noalias() = Ad_BA * cd.daccv_a;
-    cd.J_rel += cd.J_b;  // Ad J_A
+    cd.dwrench.noalias() = Ad_BA * cd.frame_a.deta_dot_dv;
+    cd.J_rel += J_b;  // Ad J_A
     cd.dwrench.noalias() -= ad_eta_B * cd.J_rel;
-    cd.J_rel -= cd.J_b;
-    cd.dwrench.noalias() += ad_Ad_eta_A * cd.J_b;
-    cd.dwrench -= cd.daccv_b;
+    cd.J_rel -= J_b;
+    cd.dwrench.noalias() += ad_Ad_eta_A * J_b;
+    cd.dwrench -= cd.frame_b.deta_dot_dv;
     cd.dbias_dv.middleRows(row, m).noalias() = Phi_T * cd.dwrench;
 
     // d(A^T lambda)/dq: the wrench w = Phi lambda_k on B and F_A = Ad^T w on A (D68, D69)
     const Vector6d w = chain.Phi_perp * lambda.segment(row, m);
     if (w.isZero(0.0)) continue;
     const Vector6d F_A = Ad_BA.transpose() * w;
-    cd.deta_b.noalias() = coadBar(w) * cd.J_rel;  // reused as scratch
-    cd.dwrench.noalias() = Ad_BA.transpose() * cd.deta_b;
-    cd.dAtlambda_dq.noalias() -= cd.J_a.transpose() * cd.dwrench;
+    deta_b.noalias() = coadBar(w) * cd.J_rel;  // reused as scratch
+    cd.dwrench.noalias() = Ad_BA.transpose() * deta_b;
+    cd.dAtlambda_dq.noalias() -= J_a.transpose() * cd.dwrench;
     if (chain.joint_a >= 0) {
       addWrenchProjectionDerivative(model, data, chain.joint_a, applyCoAd(chain.g_a, F_A),
                                     cd.dAtlambda_dq, cd.dwrench, cd.scratch_6n);

@@ -30,6 +30,7 @@
 #include <optional>
 #include <string>
 
+#include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/model/data.hpp"
 #include "core/model/model.hpp"
 
@@ -47,13 +48,13 @@ struct ConstraintData {
   Eigen::MatrixXd J_a, J_b;  ///< 6 x nv scratch: Jacobians of frames A and B
 
   // computed by constraintDerivatives()
-  Eigen::MatrixXd dAv_dq;        ///< d(A v)/dq with v fixed (m x nq)
-  Eigen::MatrixXd dbias_dq;      ///< d(A a + A-dot v)/dq with a, v fixed (m x nq)
-  Eigen::MatrixXd dbias_dv;      ///< d(A a + A-dot v)/dv with a fixed (m x nv)
-  Eigen::MatrixXd dAtlambda_dq;  ///< d(A^T lambda)/dq with lambda fixed (nv x nq)
-  // 6 x nv scratch: J_rel and the frames' d eta/dq, d etadot/dq, d etadot/dv; the wrench
-  // derivative of the backward recursion; 6 x max nq_j
-  Eigen::MatrixXd J_rel, deta_a, deta_b, dacc_a, dacc_b, daccv_a, daccv_b, dwrench;
+  Eigen::MatrixXd dAv_dq;             ///< d(A v)/dq with v fixed (m x nq)
+  Eigen::MatrixXd dbias_dq;           ///< d(A a + A-dot v)/dq with a, v fixed (m x nq)
+  Eigen::MatrixXd dbias_dv;           ///< d(A a + A-dot v)/dv with a fixed (m x nv)
+  Eigen::MatrixXd dAtlambda_dq;       ///< d(A^T lambda)/dq with lambda fixed (nv x nq)
+  FrameDerivatives frame_a, frame_b;  ///< derivatives of the twists and accelerations of A and B
+  // 6 x nv scratch: J_rel, the wrench derivative of the backward recursion; 6 x max nq_j
+  Eigen::MatrixXd J_rel, dwrench;
   Matrix6Xd scratch_6n;
 };
 

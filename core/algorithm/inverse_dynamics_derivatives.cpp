@@ -21,33 +21,35 @@ double zannaCoefficient(const VirtualJoint& joint) {
   return std::sqrt(3.0) * joint.h * joint.h / 12.0;
 }
 
-// S-dot = T' Z + T Z-dot (C21) as a matrix, which only the derivatives need (data.S_dot)
-void subspaceRate(const VirtualJoint& joint, Data& data, int j,
-                  const Eigen::Ref<const Eigen::VectorXd>& v_j) {
-  if (!hasVaryingSubspace(joint)) return;  // S-dot stays 0
-  const Vector6d Omega_dot = data.Z[j] * v_j;
-  data.S_dot[j].noalias() = dexpDot(data.Omega[j], Omega_dot) * data.Z[j];
-  if (isZanna(joint)) {
-    auto Z_dot = data.scratch_6n.leftCols(joint.nq);
-    magnus4JacobianRate(joint.Phi_z1 * v_j, joint.Phi_z2 * v_j, joint.Phi_z1, joint.Phi_z2, joint.h,
-                        Z_dot);
-    data.S_dot[j].noalias() += data.T[j] * Z_dot;
+// Z-dot-like rates of a Zanna interval, W(w) = d(Z w)/dq = c (ad_{Phi_z1 w} Phi_z2 - ad_{Phi_z2 w}
+// Phi_z1) (C8 with w = v, C14 with w = a): with single-entry basis columns, column k is
+// c (phi_2k ad_{w1}.col(s_k) - phi_1k ad_{w2}.col(s_k))
+void zannaRate(const VirtualJoint& joint, const std::vector<int>& rows, const Vector6d& w1,
+               const Vector6d& w2, Eigen::Ref<Matrix6Xd> W) {
+  if (rows.empty()) {
+    magnus4JacobianRate(w1, w2, joint.Phi_z1, joint.Phi_z2, joint.h, W);
+    return;
+  }
+  const double c = zannaCoefficient(joint);
+  const Matrix6d A1 = c * ad(w1), A2 = c * ad(w2);
+  for (int k = 0; k < joint.nq; ++k) {
+    const int r = rows[k];
+    W.col(k).noalias() = joint.Phi_z2(r, k) * A1.col(r) - joint.Phi_z1(r, k) * A2.col(r);
   }
 }
 
-// d(S v)/dq_j into data.dSv_dq and d(S a + S-dot v)/dq_j into data.dacc_dq (C19, C20, C24):
-//   d(S w)/dq      = DT(Z w) Z + T W(w),      W(w) = d(Z w)/dq (0 unless 4th-order Magnus)
-//   d(S-dot v)/dq  = DTdot(Omega', Omega') Z + (DT(Omega') + T') W(v) + DT(Z-dot v) Z
+// The local terms of a joint with a varying subspace, sharing T' and Z-dot (C19, C20, C21, C24):
+//   d(S v)/dq       = DT(Omega') Z + T Z-dot                       -> data.dSv_dq
+//   S-dot           = T' Z + T Z-dot                                -> data.S_dot
+//   d(S a + S-dot v)/dq = [DTdot(Omega', Omega') + DT(Z a + Z-dot v)] Z + (DT(Omega') + T') Z-dot
+//                         + T W(a)                                  -> data.dacc_dq
+// with DT(w) = d(T w)/dOmega, Omega' = Z v, Z-dot = W(v) (0 unless 4th-order Magnus)
 void localTerms(const VirtualJoint& joint, Data& data, int j,
                 const Eigen::Ref<const Eigen::VectorXd>& v_j,
                 const Eigen::Ref<const Eigen::VectorXd>& a_j) {
-  auto dSv = data.dSv_dq.leftCols(joint.nq);
-  auto dacc = data.dacc_dq.leftCols(joint.nq);
-  if (!hasVaryingSubspace(joint)) {
-    dSv.setZero();
-    dacc.setZero();
-    return;
-  }
+  const int nq = joint.nq;
+  auto dSv = data.dSv_dq.leftCols(nq);
+  auto dacc = data.dacc_dq.leftCols(nq);
   TangentExpansion& x = data.tangent[j];
   expandTangent(data.Omega[j], x);
   const Matrix6d& T = x.P[0];
@@ -55,21 +57,28 @@ void localTerms(const VirtualJoint& joint, Data& data, int j,
   const Vector6d Omega_dot = Z * v_j;
   Vector6d drive = Z * a_j;  // becomes Z a + Z-dot v
   const Matrix6d DT_v = dexpJacobian(x, Omega_dot);
-  dSv.noalias() = DT_v * Z;
-  dacc.noalias() = dexpDotJacobian(x, Omega_dot, Omega_dot) * Z;
+  const Matrix6d T_dot = dexpDot(data.Omega[j], Omega_dot);
+  dSv.noalias() = DT_v.lazyProduct(Z);
+  data.S_dot[j].noalias() = T_dot.lazyProduct(Z);
   if (isZanna(joint)) {
-    auto W_v = data.Z_rate_v.leftCols(joint.nq);
-    auto W_a = data.Z_rate_a.leftCols(joint.nq);
-    const Vector6d v_z1 = joint.Phi_z1 * v_j, v_z2 = joint.Phi_z2 * v_j;
-    const Vector6d a_z1 = joint.Phi_z1 * a_j, a_z2 = joint.Phi_z2 * a_j;
-    magnus4JacobianRate(v_z1, v_z2, joint.Phi_z1, joint.Phi_z2, joint.h, W_v);
-    magnus4JacobianRate(a_z1, a_z2, joint.Phi_z1, joint.Phi_z2, joint.h, W_a);
+    auto W_v = data.Z_rate_v.leftCols(nq);
+    auto W_a = data.Z_rate_a.leftCols(nq);
+    const std::vector<int>& rows = data.basis_rows[j];
+    zannaRate(joint, rows, joint.Phi_z1 * v_j, joint.Phi_z2 * v_j, W_v);
+    zannaRate(joint, rows, joint.Phi_z1 * a_j, joint.Phi_z2 * a_j, W_a);
     drive.noalias() += W_v * v_j;
-    dSv.noalias() += T * W_v;
-    dacc.noalias() += (DT_v + dexpDot(data.Omega[j], Omega_dot)) * W_v;
-    dacc.noalias() += T * W_a;
+    auto T_W = data.scratch_6n.leftCols(nq);
+    T_W.noalias() = T.lazyProduct(W_v);
+    dSv += T_W;
+    data.S_dot[j] += T_W;
+    dacc.noalias() = (DT_v + T_dot).lazyProduct(W_v);
+    dacc.noalias() += T.lazyProduct(W_a);
+    dacc.noalias() +=
+        (dexpDotJacobian(x, Omega_dot, Omega_dot) + dexpJacobian(x, drive)).lazyProduct(Z);
+  } else {
+    dacc.noalias() =
+        (dexpDotJacobian(x, Omega_dot, Omega_dot) + dexpJacobian(x, drive)).lazyProduct(Z);
   }
-  dacc.noalias() += dexpJacobian(x, drive) * Z;
 }
 
 // d(S^T F)/dq_j = Z^T DTt(F) Z + d(Z^T)/dq (T^T F)   (C29), added to the joint's diagonal block
@@ -80,183 +89,332 @@ void addProjectionDerivative(const VirtualJoint& joint, Data& data, int j, const
   auto block = data.dtau_dq.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq);
   auto scratch = data.Z_rate_v.leftCols(joint.nq);
   scratch.noalias() = dexpTransposeJacobian(x, F) * Z;
-  block.noalias() += Z.transpose() * scratch;
+  block.noalias() += Z.transpose().lazyProduct(scratch);
   if (!isZanna(joint)) return;
   // Z^T F' = ... + c (Phi_z1^T adbar*_F' xi_z2 - Phi_z2^T adbar*_F' xi_z1), F' = T^T F
   const double c = zannaCoefficient(joint);
   const Matrix6d B = coadBar(x.P[0].transpose() * F);
   scratch.noalias() = c * (B * joint.Phi_z2);
-  block.noalias() += joint.Phi_z1.transpose() * scratch;
+  block.noalias() += joint.Phi_z1.transpose().lazyProduct(scratch);
   scratch.noalias() = c * (B * joint.Phi_z1);
-  block.noalias() -= joint.Phi_z2.transpose() * scratch;
+  block.noalias() -= joint.Phi_z2.transpose().lazyProduct(scratch);
 }
 
-// base-frame derivative of the parent's quantity: Ad^{-1}_{g_fixed} (parent block), or 0 at a root
-void baseBlock(const VirtualJoint& joint, const std::vector<Matrix6Xd>& of_frames, int cols,
-               Eigen::Ref<Matrix6Xd> out) {
-  if (joint.parent < 0) {
-    out.setZero();
-  } else if (joint.has_placement) {
-    out.noalias() = AdInv(joint.g_fixed) * of_frames[joint.parent].leftCols(cols);
+// The pass works in world coordinates (IDSVA, theory-rigid-derivatives.md 3.4-3.5, generalised
+// to rods). Varying the coordinates of virtual joint j alone moves its subtree rigidly by the world
+// screws s = Ad_{g_base} S_j and, beyond that, changes every subtree twist and acceleration by
+// k-independent columns: for each frame k below j (V, A world twist and acceleration)
+//   dV_k/dq_j = s x V_k + Psi_dot,    dA_k/dq_j = s x A_k + Psi_dot x V_k + Psi_ddot,
+//   dA_k/dv_j = s x V_k + Psi_ddot_v,  dV_k/dv_j = s,
+// with, in j's base frame (eta+ = eta_base + S v, acc+ its acceleration):
+//   Psi_dot   = d(S v)/dq + ad_{eta+} S
+//   Psi_ddot  = d(S a + S-dot v)/dq + ad_{eta_base} d(S v)/dq + ad_{acc+} S + ad_{eta+} Psi_dot
+//   Psi_ddot_v = S-dot + d(S v)/dq + ad_{eta_base + eta+} S.
+// The rigid parts cancel in tau_i = S_i^T f_i (both turn together), so with the subtree
+// composites I (inertia), B2 = 2B - D (Coriolis matrix, minus the twist sensitivity of the loads)
+// and K (pose sensitivity of the loads), the pseudo-joint blocks are
+//   i below or at j:  dtau_i/dq_j = S_i^T (B2_i Psi_dot_j + I_i Psi_ddot_j - K_i s_j)
+//                     dtau_i/dv_j = S_i^T (B2_i s_j + I_i Psi_ddot_v_j)
+//   i above j:        dtau_i/dq_j = S_i^T t3_j,  t3_j = B2_j Psi_dot_j + I_j Psi_ddot_j - K_j s_j
+//                                                       + f_j xbar* s_j,
+//                     dtau_i/dv_j = S_i^T (B2_j s_j + I_j Psi_ddot_v_j)
+// plus, on the diagonal, d(S_j^T f)/dq_j - (s x S_j)^T f = C29 + S_j^T (f xbar*) S_j. The intervals
+// of a division share coordinates: their columns are summed along the division (prefix sums in
+// data.columns), the subtree terms of one division carried by a recursion whose composite
+// differences only hold the interval's own body and its side branches, and the blocks between
+// two divisions formed once from row sums (data.row_terms): O(nq^2) per interval, nothing per
+// (interval, ancestor column) pair.
+
+enum ColumnBlock { kPsiDot = 0, kS = 1, kPsiDdot = 2, kPsiDdotV = 3 };
+
+template <typename Matrix>
+auto block(Matrix& columns, int nq, ColumnBlock which) {
+  return columns.middleCols(static_cast<int>(which) * nq, nq);
+}
+
+// out = Ad_g in, column by column through the rotation (24 instead of 36 products per column)
+void applyAdToColumns(const SE3& g, const Eigen::Ref<const Matrix6Xd>& in, Matrix6Xd& out) {
+  out.topRows<3>().noalias() = g.R.lazyProduct(in.topRows<3>());
+  out.bottomRows<3>().noalias() = g.R.lazyProduct(in.bottomRows<3>());
+  for (Eigen::Index c = 0; c < in.cols(); ++c) {
+    const Eigen::Vector3d w = out.col(c).head<3>();
+    out.col(c).tail<3>() += g.p.cross(w);
+  }
+}
+
+// twist, acceleration and subtree wrench in world; the frame's own inertia and 2B in world
+void worldBody(const VirtualJoint& joint, Data& data, int j) {
+  data.V_world[j] = applyAd(data.g[j], data.eta[j]);
+  data.A_world[j] = applyAd(data.g[j], data.eta_dot[j]);
+  data.f_world[j] = applyCoAd(data.g[j], data.F[j]);
+  data.K_sub[j].setZero();
+  if (!joint.has_inertia && !joint.has_added_mass) {
+    data.I_sub[j].setZero();
+    data.B_sub[j].setZero();
+    return;
+  }
+  const Matrix6d X = coAd(data.g[j]);  // = Ad_g^-T
+  const Matrix6d M = joint.has_added_mass ? Matrix6d(joint.M + joint.added_mass) : joint.M;
+  Matrix6d& I = data.I_sub[j];
+  const Matrix6d XM = X.lazyProduct(M);
+  I.noalias() = XM.lazyProduct(X.transpose());
+  // 2B = V x* I - I V x + (I V) xbar*
+  const Vector6d& V = data.V_world[j];
+  Matrix6d& B = data.B_sub[j];
+  B.noalias() = coad(V).lazyProduct(I);
+  B.noalias() -= I.lazyProduct(ad(V));
+  B += coadBar(I * V);
+}
+
+// own columns of joint j, in world, then summed with those of the earlier intervals of its group
+void jointColumns(const VirtualJoint& joint, Data& data, int j,
+                  const Eigen::Ref<const Eigen::VectorXd>& v_j, bool at_rest) {
+  const int nq = joint.nq;
+  auto own = data.local_columns.leftCols(4 * nq);
+  Vector6d eta_plus, acc_plus, eta_base;
+  SE3 base_in_world;
+  if (joint.single_screw) {
+    // in the child frame, where the screw is the same
+    eta_plus = data.eta[j];
+    acc_plus = data.eta_dot[j];
+    eta_base = eta_plus - v_j(0) * joint.screw;
+    base_in_world = data.g[j];
   } else {
-    out = of_frames[joint.parent].leftCols(cols);
+    eta_plus = applyAd(data.g_local[j], data.eta[j]);
+    acc_plus = applyAd(data.g_local[j], data.eta_dot[j]);
+    eta_base = eta_plus;
+    eta_base.noalias() -= data.S[j] * v_j;
+    base_in_world = data.g[j] * data.g_local[j].inverse();
   }
-}
-
-// v = a = 0 (statics, a state at rest): every twist vanishes, and with it d eta/dq, d eta_dot/dv,
-// N and all local terms (C19, C20, C24 are linear in v or a). What is left is d eta_dot/dq from
-// the gravity acceleration, ad(eta_dot+) S, and the body Jacobians J; about a third of the work
-void forwardPassAtRest(const Model& model, Data& data) {
-  for (int j = 0; j < model.n_vjoints(); ++j) {
-    const VirtualJoint& joint = model.joints[j];
-    const int cols = data.ancestor_cols[j];
-    const int subtree = data.subtree_cols[j];
-    if (hasVaryingSubspace(joint)) expandTangent(data.Omega[j], data.tangent[j]);  // for C29
-    const Matrix6Xd& S = data.S[j];
-    const Matrix6d to_child = AdInv(data.g_local[j]);
-    auto d_eta = data.work_6v[0].leftCols(cols);
-    auto d_acc = data.work_6v[1].leftCols(cols);
-    baseBlock(joint, data.deta_dot_dq, cols, d_acc);
-    d_acc.middleCols(joint.idx_q, joint.nq).noalias() +=
-        ad(applyAd(data.g_local[j], data.eta_dot[j])) * S;
-    data.deta_dot_dq[j].leftCols(cols).noalias() = to_child * d_acc;
-    baseBlock(joint, data.deta_dv, cols, d_eta);
-    d_eta.middleCols(joint.idx_q, joint.nq) += S;
-    data.deta_dv[j].leftCols(cols).noalias() = to_child * d_eta;
-    data.deta_dq[j].leftCols(cols).setZero();
-    data.deta_dot_dv[j].leftCols(cols).setZero();
-    data.dF_dq[j].middleCols(cols, subtree - cols).setZero();
-    data.dF_dv[j].leftCols(subtree).setZero();
-    if (!joint.has_inertia && !joint.has_added_mass) {
-      data.dF_dq[j].leftCols(cols).setZero();
-      continue;
+  data.g_base[j] = base_in_world;
+  const Matrix6Xd& S = data.S[j];
+  auto psi_dot = block(own, nq, kPsiDot);
+  auto psi_ddot = block(own, nq, kPsiDdot);
+  auto psi_ddot_v = block(own, nq, kPsiDdotV);
+  block(own, nq, kS) = S;
+  if (at_rest) {
+    psi_dot.setZero();
+    psi_ddot.noalias() = ad(acc_plus).lazyProduct(S);
+    psi_ddot_v.setZero();
+  } else {
+    // Psi_ddot = (ad_{acc+} + ad_{eta+}^2) S + ad_{eta_base + eta+} d(S v)/dq + d(S a + S-dot v)/dq
+    const Matrix6d ad_plus = ad(eta_plus);
+    const Matrix6d ad_sum = ad(eta_base + eta_plus);
+    const Matrix6d acceleration_part = ad(acc_plus) + ad_plus * ad_plus;
+    psi_dot.noalias() = ad_plus.lazyProduct(S);
+    psi_ddot.noalias() = acceleration_part.lazyProduct(S);
+    psi_ddot_v.noalias() = ad_sum.lazyProduct(S);
+    if (hasVaryingSubspace(joint)) {
+      const auto dSv = data.dSv_dq.leftCols(nq);
+      psi_dot += dSv;
+      psi_ddot += data.dacc_dq.leftCols(nq);
+      psi_ddot.noalias() += ad_sum.lazyProduct(dSv);
+      psi_ddot_v += data.S_dot[j] + dSv;
     }
-    const Matrix6d M = joint.has_added_mass ? Matrix6d(joint.M + joint.added_mass) : joint.M;
-    data.dF_dq[j].leftCols(cols).noalias() = M * data.deta_dot_dq[j].leftCols(cols);
   }
+  Matrix6Xd& columns = data.columns[j];
+  applyAdToColumns(base_in_world, own, columns);
+  data.S_world[j] = block(columns, nq, kS);
+  const int previous = data.group_previous[j];
+  if (previous >= 0) columns += data.columns[previous];
 }
 
 void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& v,
-                 const Eigen::Ref<const Eigen::VectorXd>& a) {
+                 const Eigen::Ref<const Eigen::VectorXd>& a, bool at_rest) {
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
-    const int cols = data.ancestor_cols[j];
+    worldBody(joint, data, j);
+    if (joint.nq == 0) continue;
     const auto v_j = v.segment(joint.idx_q, joint.nq);
-    const auto a_j = a.segment(joint.idx_q, joint.nq);
-    const Matrix6Xd& S = data.S[j];
-    const Vector6d Sv = S * v_j;
-    const Vector6d eta_plus = applyAd(data.g_local[j], data.eta[j]);
-    const Vector6d eta_base = eta_plus - Sv;
-    const Vector6d acc_plus = applyAd(data.g_local[j], data.eta_dot[j]);
-    localTerms(joint, data, j, v_j, a_j);
-    subspaceRate(joint, data, j, v_j);
-    const auto dSv = data.dSv_dq.leftCols(joint.nq);
-    const Matrix6d to_child = AdInv(data.g_local[j]);
-    const Matrix6d ad_Sv = ad(Sv);
-    auto d_eta = data.work_6v[0].leftCols(cols);
-    auto d_acc = data.work_6v[1].leftCols(cols);
-
-    // with respect to q
-    baseBlock(joint, data.deta_dq, cols, d_eta);
-    baseBlock(joint, data.deta_dot_dq, cols, d_acc);
-    d_acc.noalias() -= ad_Sv * d_eta;
-    auto acc_j = d_acc.middleCols(joint.idx_q, joint.nq);
-    acc_j += data.dacc_dq.leftCols(joint.nq);
-    acc_j.noalias() += ad(eta_base) * dSv;
-    acc_j.noalias() += ad(acc_plus) * S;
-    auto eta_j = d_eta.middleCols(joint.idx_q, joint.nq);
-    eta_j += dSv;
-    eta_j.noalias() += ad(eta_plus) * S;
-    data.deta_dot_dq[j].leftCols(cols).noalias() = to_child * d_acc;
-    data.deta_dq[j].leftCols(cols).noalias() = to_child * d_eta;
-
-    // with respect to v
-    baseBlock(joint, data.deta_dv, cols, d_eta);
-    baseBlock(joint, data.deta_dot_dv, cols, d_acc);
-    d_acc.noalias() -= ad_Sv * d_eta;
-    auto acc_v = d_acc.middleCols(joint.idx_q, joint.nq);
-    acc_v += data.S_dot[j] + dSv;
-    acc_v.noalias() += ad(eta_base) * S;
-    d_eta.middleCols(joint.idx_q, joint.nq) += S;
-    data.deta_dot_dv[j].leftCols(cols).noalias() = to_child * d_acc;
-    data.deta_dv[j].leftCols(cols).noalias() = to_child * d_eta;
-
-    // body wrench F = M eta_dot + ad*_eta M eta:  dF = M d eta_dot + N d eta
-    const int subtree = data.subtree_cols[j];
-    data.dF_dq[j].middleCols(cols, subtree - cols).setZero();
-    data.dF_dv[j].middleCols(cols, subtree - cols).setZero();
-    if (!joint.has_inertia && !joint.has_added_mass) {
-      data.dF_dq[j].leftCols(cols).setZero();
-      data.dF_dv[j].leftCols(cols).setZero();
-      continue;
+    if (at_rest) {
+      if (hasVaryingSubspace(joint)) expandTangent(data.Omega[j], data.tangent[j]);  // for C29
+    } else {
+      if (hasVaryingSubspace(joint))
+        localTerms(joint, data, j, v_j, a.segment(joint.idx_q, joint.nq));
     }
-    // the added mass of a fluid is inertia too (Kirchhoff: (M + M_A) eta_dot + ad*_eta (M + M_A)
-    // eta); its cancelled weight is a pose-dependent load handled with the other loads
-    const Matrix6d M = joint.has_added_mass ? Matrix6d(joint.M + joint.added_mass) : joint.M;
-    const Matrix6d N = coad(data.eta[j]) * M + coadBar(M * data.eta[j]);
-    auto dF_dq = data.dF_dq[j].leftCols(cols);
-    auto dF_dv = data.dF_dv[j].leftCols(cols);
-    dF_dq.noalias() = M * data.deta_dot_dq[j].leftCols(cols);
-    dF_dq.noalias() += N * data.deta_dq[j].leftCols(cols);
-    dF_dv.noalias() = M * data.deta_dot_dv[j].leftCols(cols);
-    dF_dv.noalias() += N * data.deta_dv[j].leftCols(cols);
+    jointColumns(joint, data, j, v_j, at_rest);
   }
 }
 
-// external wrenches enter F with a minus sign (ID = inertial - external, theory-gvs.md 6.1);
-// returns whether some load depends on the twist (else, at rest, dF/dv and dID/dv vanish)
-bool subtractLoadDerivatives(const Model& model, Data& data, double t, bool at_rest) {
+// state-dependent external wrenches enter the composites in world (ID = inertial - external):
+// K += Ad^-T d_pose Ad^-1, B2 -= Ad^-T d_twist Ad^-1. Returns whether some load depends on the
+// twist (else, at rest, dID/dv vanishes)
+bool addLoadSensitivities(const Model& model, Data& data, double t) {
   externalWrenchSensitivities(model, data, t);
   bool twist_dependent = false;
   for (const WrenchSensitivity& s : data.load_sensitivities) {
-    const int cols = data.ancestor_cols[s.joint];
-    const auto J = data.deta_dv[s.joint].leftCols(cols);
-    data.dF_dq[s.joint].leftCols(cols).noalias() -= s.d_pose * J;
-    if (!at_rest) {
-      data.dF_dq[s.joint].leftCols(cols).noalias() -=
-          s.d_twist * data.deta_dq[s.joint].leftCols(cols);
-    }
-    if (!s.d_twist.isZero(0.0)) {
-      twist_dependent = true;
-      data.dF_dv[s.joint].leftCols(cols).noalias() -= s.d_twist * J;
-    }
+    const Matrix6d X = coAd(data.g[s.joint]);
+    const Matrix6d X_pose = X.lazyProduct(s.d_pose);
+    data.K_sub[s.joint].noalias() += X_pose.lazyProduct(X.transpose());
+    if (s.d_twist.isZero(0.0)) continue;
+    twist_dependent = true;
+    const Matrix6d X_twist = X.lazyProduct(s.d_twist);
+    data.B_sub[s.joint].noalias() -= X_twist.lazyProduct(X.transpose());
   }
   return twist_dependent;
 }
 
-// with_velocity false: dF/dv is zero everywhere (at rest, no twist-dependent load), so is dID/dv
+// The rows of a rod interval, S^T [Y_q | Y_v] plus C29 on the q side, through its basis: every
+// column of Phi_z1, Phi_z2 has one entry (the mode's strain component, data.basis_rows), and
+//   Z^T X = Phi_z1^T L1 X + Phi_z2^T L2 X,  L1 = h/2 - c ad_{xi_z2}^T,  L2 = h/2 + c ad_{xi_z1}^T
+// (C4; 2nd-order Magnus: L1 = h, no Phi_z2), S_world^T = Z^T T^T Ad_base^T, and C29 =
+// Z^T DTt(F) Z + c (Phi_z1^T B Phi_z2 - Phi_z2^T B Phi_z1) = sum_ab Phi_a^T C_ab Phi_b with 6 x 6
+// cores C_ab = L_a DTt L_b^T (+- c B). What was four dense nq x 6 x nq products is now two 6 x 6 x
+// 2nq products and O(nq^2) scalar work.
+void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d& F_base,
+                    bool with_velocity) {
+  const int nq = joint.nq;
+  const bool zanna = isZanna(joint);
+  const double c = zanna ? zannaCoefficient(joint) : 0.0;
+  const double half_h = zanna ? 0.5 * joint.h : joint.h;
+  const TangentExpansion& x = data.tangent[j];
+  Matrix6d L1 = half_h * Matrix6d::Identity(), L2 = half_h * Matrix6d::Identity();
+  if (zanna) {
+    L1.noalias() -= c * ad(data.xi_z2[j]).transpose();
+    L2.noalias() += c * ad(data.xi_z1[j]).transpose();
+  }
+  // L_a G [Y_q | Y_v] with G = T^T Ad_base^T
+  const Matrix6d G = x.P[0].transpose().lazyProduct(Ad(data.g_base[j]).transpose());
+  const Matrix6Xd& Y = data.subtree_terms[j];
+  const int width = with_velocity ? 2 * nq : nq;
+  auto W1 = data.local_columns.leftCols(width);
+  auto W2 = data.local_columns.middleCols(2 * nq, width);
+  W1.noalias() = (L1 * G).lazyProduct(Y.leftCols(width));
+  if (zanna) {
+    W2.noalias() = (L2 * G).lazyProduct(Y.leftCols(width));
+  } else {
+    W2.setZero();
+  }
+  // C29 cores
+  const Matrix6d DTt = dexpTransposeJacobian(x, F_base);
+  const Matrix6d L1D = L1 * DTt;
+  Matrix6d C11 = L1D * L1.transpose(), C12, C21, C22;
+  if (zanna) {
+    const Matrix6d B = c * coadBar(x.P[0].transpose() * F_base);
+    const Matrix6d L2D = L2 * DTt;
+    C12 = L1D * L2.transpose() + B;
+    C21 = L2D * L1.transpose() - B;
+    C22 = L2D * L2.transpose();
+  }
+  // the cores fold into the q half: W_a += sum_b C_ab Phi_b, column k being phi_b,k C_ab.col(s_k)
+  const std::vector<int>& rows = data.basis_rows[j];
+  for (int k = 0; k < nq; ++k) {
+    const int r = rows[k];
+    const double p1 = joint.Phi_z1(r, k);
+    W1.col(k).noalias() += p1 * C11.col(r);
+    if (!zanna) continue;
+    const double p2 = joint.Phi_z2(r, k);
+    W1.col(k).noalias() += p2 * C12.col(r);
+    W2.col(k).noalias() += p1 * C21.col(r) + p2 * C22.col(r);
+  }
+  // rows: row i of Phi_1^T W1 + Phi_2^T W2 is phi_1,i W1.row(r_i) + phi_2,i W2.row(r_i)
+  auto out_q = data.dtau_dq.block(joint.idx_q, joint.idx_q, nq, nq);
+  auto out_v = data.dtau_dv.block(joint.idx_q, joint.idx_q, nq, nq);
+  for (int i = 0; i < nq; ++i) {
+    const int r = rows[i];
+    const double p1 = joint.Phi_z1(r, i), p2 = zanna ? joint.Phi_z2(r, i) : 0.0;
+    for (int k = 0; k < nq; ++k) out_q(i, k) += p1 * W1(r, k) + p2 * W2(r, k);
+    if (!with_velocity) continue;
+    for (int k = 0; k < nq; ++k) out_v(i, k) += p1 * W1(r, nq + k) + p2 * W2(r, nq + k);
+  }
+}
+
+// rows and columns of joint j's own group: Y = [Y_q | Y_v] carried up the group,
+//   Y_q,i = Y_q,i+1 + B2_E Psi_dot^P + I_E Psi_ddot^P - K_E s^P + (f_i xbar*) s_i
+//   Y_v,i = Y_v,i+1 + B2_E s^P + I_E Psi_ddot_v^P
+// (E = the composite of i minus that of the next interval, P = summed up to i); rows += S_i^T Y
+void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity) {
+  const int nq = joint.nq;
+  const int next = data.group_next[j];
+  Matrix6d B_E = data.B_sub[j], I_E = data.I_sub[j], K_E = data.K_sub[j];
+  Matrix6Xd& Y = data.subtree_terms[j];
+  if (next >= 0) {
+    Y = data.subtree_terms[next];
+    B_E -= data.B_sub[next];
+    I_E -= data.I_sub[next];
+    K_E -= data.K_sub[next];
+  } else {
+    Y.setZero();
+  }
+  const Matrix6Xd& P = data.columns[j];
+  const Matrix6Xd& S = data.S_world[j];
+  auto Y_q = Y.leftCols(nq);
+  auto Y_v = Y.rightCols(nq);
+  // [Psi_dot | S] and [Psi_ddot | Psi_ddot_v] are adjacent in P: one product each for both halves
+  const int width = with_velocity ? 2 * nq : nq;
+  Y.leftCols(width).noalias() += B_E.lazyProduct(P.leftCols(2 * nq).leftCols(width));
+  Y.leftCols(width).noalias() += I_E.lazyProduct(P.rightCols(2 * nq).leftCols(width));
+  if (!K_E.isZero(0.0)) Y_q.noalias() -= K_E.lazyProduct(block(P, nq, kS));
+  Y_q.noalias() += coadBar(data.f_world[j]).lazyProduct(S);
+  const Vector6d F_base = applyCoAd(data.g_local[j], data.F[j]);
+  if (!data.basis_rows[j].empty()) {
+    projectRodRows(joint, data, j, F_base, with_velocity);
+    return;
+  }
+  data.dtau_dq.block(joint.idx_q, joint.idx_q, nq, nq).noalias() += S.transpose().lazyProduct(Y_q);
+  if (with_velocity) {
+    data.dtau_dv.block(joint.idx_q, joint.idx_q, nq, nq).noalias() +=
+        S.transpose().lazyProduct(Y_v);
+  }
+  if (hasVaryingSubspace(joint)) addProjectionDerivative(joint, data, j, F_base);
+}
+
+// row sums for the blocks against the groups above: T = [T4 | T1 | T5] = sum over the group of
+// [B2^T S | I S | -K^T S]
+void addRowTerms(const VirtualJoint& joint, Data& data, int j) {
+  const int nq = joint.nq;
+  Matrix6Xd& T = data.row_terms[data.group_first[j]];
+  if (data.group_next[j] < 0) T.setZero();
+  const Matrix6Xd& S = data.S_world[j];
+  T.leftCols(nq).noalias() += data.B_sub[j].transpose().lazyProduct(S);
+  T.middleCols(nq, nq).noalias() += data.I_sub[j].lazyProduct(S);
+  T.rightCols(nq).noalias() -= data.K_sub[j].transpose().lazyProduct(S);
+}
+
+// blocks between group H (first joint h) and each group G above it, a = G's last joint on the
+// way up: rows H, columns G from the row sums; rows G, columns H from t3 / t2 summed over H,
+// which are Y at H's first joint
+void crossGroupTerms(const Model& model, Data& data, int h, bool with_velocity) {
+  const VirtualJoint& H = model.joints[h];
+  const int n = H.nq;
+  const Matrix6Xd& T = data.row_terms[h];
+  const auto T4 = T.leftCols(n), T1 = T.middleCols(n, n), T5 = T.rightCols(n);
+  const auto t3 = data.subtree_terms[h].leftCols(n), t2 = data.subtree_terms[h].rightCols(n);
+  for (const auto& [group, a] : data.coordinate_path[h]) {
+    if (group == h) continue;
+    const VirtualJoint& G = model.joints[group];
+    const int m = G.nq;
+    const Matrix6Xd& P = data.columns[a];
+    auto q_below = data.dtau_dq.block(H.idx_q, G.idx_q, n, m);
+    q_below.noalias() += T4.transpose() * block(P, m, kPsiDot);
+    q_below.noalias() += T1.transpose() * block(P, m, kPsiDdot);
+    q_below.noalias() += T5.transpose() * block(P, m, kS);
+    data.dtau_dq.block(G.idx_q, H.idx_q, m, n).noalias() += block(P, m, kS).transpose() * t3;
+    if (!with_velocity) continue;
+    auto v_below = data.dtau_dv.block(H.idx_q, G.idx_q, n, m);
+    v_below.noalias() += T4.transpose() * block(P, m, kS);
+    v_below.noalias() += T1.transpose() * block(P, m, kPsiDdotV);
+    data.dtau_dv.block(G.idx_q, H.idx_q, m, n).noalias() += block(P, m, kS).transpose() * t2;
+  }
+}
+
+// with_velocity false: dID/dv is zero (at rest, no twist-dependent load)
 void backwardPass(const Model& model, Data& data, bool with_velocity) {
   data.dtau_dq.setZero();
   data.dtau_dv.setZero();
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
     const VirtualJoint& joint = model.joints[j];
-    const int cols = data.subtree_cols[j];
-    const Matrix6Xd& S = data.S[j];
-    const Vector6d F_base = applyCoAd(data.g_local[j], data.F[j]);  // data.F: subtree wrench
-    const Matrix6d to_base = coAd(data.g_local[j]);
-    auto dFb_dq = data.work_6v[0].leftCols(cols);
-    auto dFb_dv = data.work_6v[1].leftCols(cols);
-    dFb_dq.noalias() = to_base * data.dF_dq[j].leftCols(cols);
-    if (with_velocity) dFb_dv.noalias() = to_base * data.dF_dv[j].leftCols(cols);
     if (joint.nq > 0) {
-      dFb_dq.middleCols(joint.idx_q, joint.nq).noalias() += coadBar(F_base) * S;
-      auto rows_q = data.dtau_dq.middleRows(joint.idx_q, joint.nq).leftCols(cols);
-      rows_q.noalias() += S.transpose() * dFb_dq;
-      if (with_velocity) {
-        auto rows_v = data.dtau_dv.middleRows(joint.idx_q, joint.nq).leftCols(cols);
-        rows_v.noalias() += S.transpose() * dFb_dv;
-      }
-      addProjectionDerivative(joint, data, j, F_base);
+      groupTerms(joint, data, j, with_velocity);
+      const bool has_groups_above = data.coordinate_path[data.group_first[j]].size() > 1;
+      if (has_groups_above) addRowTerms(joint, data, j);
+      if (data.group_first[j] == j && has_groups_above)
+        crossGroupTerms(model, data, j, with_velocity);
     }
     if (joint.parent < 0) continue;
-    if (joint.has_placement) {
-      const Matrix6d to_parent = coAd(joint.g_fixed);
-      data.dF_dq[joint.parent].leftCols(cols).noalias() += to_parent * dFb_dq;
-      if (with_velocity) data.dF_dv[joint.parent].leftCols(cols).noalias() += to_parent * dFb_dv;
-    } else {
-      data.dF_dq[joint.parent].leftCols(cols) += dFb_dq;
-      if (with_velocity) data.dF_dv[joint.parent].leftCols(cols) += dFb_dv;
-    }
+    data.I_sub[joint.parent] += data.I_sub[j];
+    data.B_sub[joint.parent] += data.B_sub[j];
+    data.K_sub[joint.parent] += data.K_sub[j];
   }
 }
 
@@ -267,15 +425,39 @@ void inverseDynamicsDerivatives(const Model& model, Data& data,
                                 const Eigen::Ref<const Eigen::VectorXd>& v,
                                 const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
   inverseDynamics(model, data, q, v, a, t);  // kinematics, eta, eta_dot, subtree wrenches, tau
-  // at rest (exactly: statics, the first step of a simulation) most terms vanish
+  // at rest (exactly: statics, the first step of a simulation) every twist term vanishes
   const bool at_rest = v.isZero(0.0) && a.isZero(0.0);
-  if (at_rest) {
-    forwardPassAtRest(model, data);
-  } else {
-    forwardPass(model, data, v, a);
-  }
-  const bool twist_dependent_loads = subtractLoadDerivatives(model, data, t, at_rest);
+  forwardPass(model, data, v, a, at_rest);
+  const bool twist_dependent_loads = addLoadSensitivities(model, data, t);
   backwardPass(model, data, !at_rest || twist_dependent_loads);
+}
+
+void frameDerivatives(const Model& model, const Data& data, int j, const SE3& g_offset,
+                      FrameDerivatives& out) {
+  for (Eigen::MatrixXd* m : {&out.J, &out.deta_dq, &out.deta_dot_dq, &out.deta_dot_dv})
+    m->setZero();
+  if (j < 0) return;
+  // world columns summed over every group on the way up, then d eta = Ad^-1 Psi_dot,
+  // d eta_dot/dq = Ad^-1 (Psi_ddot - V x Psi_dot), d eta_dot/dv = Ad^-1 (Psi_ddot_v - V x s)
+  const Matrix6d ad_V = ad(data.V_world[j]);
+  const Matrix6d to_frame = AdInv(data.g[j] * g_offset);
+  for (const auto& [group, a] : data.coordinate_path[j]) {
+    const VirtualJoint& G = model.joints[group];
+    const int m = G.nq;
+    const Matrix6Xd& P = data.columns[a];
+    out.J.middleCols(G.idx_q, m).noalias() = to_frame.lazyProduct(block(P, m, kS));
+    out.deta_dq.middleCols(G.idx_q, m).noalias() = to_frame.lazyProduct(block(P, m, kPsiDot));
+    auto dacc_q = out.deta_dot_dq.middleCols(G.idx_q, m);
+    auto dacc_v = out.deta_dot_dv.middleCols(G.idx_q, m);
+    dacc_q = block(P, m, kPsiDdot);
+    dacc_q.noalias() -= ad_V.lazyProduct(block(P, m, kPsiDot));
+    dacc_v = block(P, m, kPsiDdotV);
+    dacc_v.noalias() -= ad_V.lazyProduct(block(P, m, kS));
+    for (Eigen::Index c = 0; c < m; ++c) {
+      dacc_q.col(c) = to_frame * Vector6d(dacc_q.col(c));
+      dacc_v.col(c) = to_frame * Vector6d(dacc_v.col(c));
+    }
+  }
 }
 
 }  // namespace tendril

@@ -3,6 +3,78 @@
 #include <algorithm>
 
 namespace tendril {
+namespace {
+
+// the row of the one entry of each column of Phi_z1 and Phi_z2 (a mode's strain component), or
+// nothing when a column has entries in two rows
+std::vector<int> singleEntryRows(const VirtualJoint& joint) {
+  std::vector<int> rows(joint.nq, 0);
+  for (int c = 0; c < joint.nq; ++c) {
+    int entries = 0;
+    for (int r = 0; r < 6; ++r) {
+      if (joint.Phi_z1(r, c) == 0.0 && (joint.Phi_z2.cols() == 0 || joint.Phi_z2(r, c) == 0.0))
+        continue;
+      rows[c] = r;
+      ++entries;
+    }
+    if (entries > 1) return {};
+  }
+  return rows;
+}
+
+void buildDerivativeWorkspace(const Model& model, Data& data) {
+  const int n = model.n_vjoints();
+  for (auto* vectors : {&data.V_world, &data.A_world, &data.f_world})
+    vectors->assign(n, Vector6d::Zero());
+  for (auto* matrices : {&data.I_sub, &data.B_sub, &data.K_sub})
+    matrices->assign(n, Matrix6d::Zero());
+  int max_nq = 0;
+  for (const VirtualJoint& joint : model.joints) {
+    data.columns.emplace_back(Matrix6Xd::Zero(6, 4 * joint.nq));
+    data.S_world.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    data.subtree_terms.emplace_back(Matrix6Xd::Zero(6, 2 * joint.nq));
+    data.row_terms.emplace_back(Matrix6Xd::Zero(6, 3 * joint.nq));
+    data.S_dot.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    max_nq = std::max(max_nq, joint.nq);
+  }
+  data.local_columns = Matrix6Xd::Zero(6, 4 * max_nq);
+  data.g_base.assign(n, SE3::Identity());
+  data.basis_rows.assign(n, {});
+  for (int j = 0; j < n; ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    if (joint.kind == VirtualJointKind::RodInterval) data.basis_rows[j] = singleEntryRows(joint);
+  }
+
+  // a joint continues its parent's group when it has the same coordinates (the next interval of a
+  // division); every other joint with coordinates starts a group
+  data.group_first.assign(n, -1);
+  data.group_previous.assign(n, -1);
+  data.group_next.assign(n, -1);
+  for (int j = 0; j < n; ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    if (joint.nq == 0) continue;
+    const int parent = joint.parent;
+    const bool continues = parent >= 0 && model.joints[parent].nq == joint.nq &&
+                           model.joints[parent].idx_q == joint.idx_q;
+    data.group_first[j] = continues ? data.group_first[parent] : j;
+    if (!continues) continue;
+    data.group_previous[j] = parent;
+    data.group_next[parent] = j;
+  }
+  data.coordinate_path.assign(n, {});
+  for (int j = 0; j < n; ++j) {
+    for (int p = j; p >= 0; p = model.joints[p].parent) {
+      if (model.joints[p].nq == 0) continue;
+      auto& path = data.coordinate_path[j];
+      const int group = data.group_first[p];
+      const bool seen = std::any_of(path.begin(), path.end(),
+                                    [group](const auto& entry) { return entry.first == group; });
+      if (!seen) path.emplace_back(group, p);  // walking up, p is the group's last on the path
+    }
+  }
+}
+
+}  // namespace
 
 Data::Data(const Model& model) {
   const std::size_t n = model.joints.size();
@@ -24,7 +96,6 @@ Data::Data(const Model& model) {
     // single-screw joints keep S = Z = Phi: kinematics never rewrites them
     Z.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     S.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
-    S_dot.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     M_carry.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     max_nq = std::max(max_nq, joint.nq);
   }
@@ -35,8 +106,6 @@ Data::Data(const Model& model) {
   // compute() sizes the factor and sets its status (the sizing constructor leaves the status unset)
   M_factor.compute(Eigen::MatrixXd::Identity(model.nv, model.nv));
   scratch_6n = Matrix6Xd::Zero(6, max_nq);
-  for (auto* blocks : {&deta_dq, &deta_dv, &deta_dot_dq, &deta_dot_dv, &dF_dq, &dF_dv})
-    blocks->assign(n, Matrix6Xd::Zero(6, model.nv));
   dtau_dq = Eigen::MatrixXd::Zero(model.nv, model.nq);
   dtau_dv = Eigen::MatrixXd::Zero(model.nv, model.nv);
   dqdd_dq = Eigen::MatrixXd::Zero(model.nv, model.nq);
@@ -57,7 +126,7 @@ Data::Data(const Model& model) {
   }
   tangent.resize(n);
   for (Matrix6Xd* m : {&dSv_dq, &dacc_dq, &Z_rate_v, &Z_rate_a}) *m = Matrix6Xd::Zero(6, max_nq);
-  for (Matrix6Xd& m : work_6v) m = Matrix6Xd::Zero(6, model.nv);
+  buildDerivativeWorkspace(model, *this);
   scratch_3n = Eigen::MatrixXd::Zero(6, max_nq);
 }
 

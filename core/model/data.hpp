@@ -65,19 +65,35 @@ struct Data {
   Eigen::LLT<Eigen::MatrixXd> M_factor;  ///< Cholesky factor of M
 
   //-------------------- derivatives of the inverse dynamics
-  // computed by inverseDynamicsDerivatives(model, data, q, v, a) (theory-gvs.md section 5); all
-  // 6 x nv, per child frame j, in frame j
-  std::vector<Matrix6Xd> deta_dq;      ///< d eta_j / dq
-  std::vector<Matrix6Xd> deta_dv;      ///< d eta_j / dv: the body Jacobian J_j of frame j
-  std::vector<Matrix6Xd> deta_dot_dq;  ///< d eta_dot_j / dq
-  std::vector<Matrix6Xd> deta_dot_dv;  ///< d eta_dot_j / dv
-  std::vector<Matrix6Xd> dF_dq;        ///< d F_j / dq (subtree wrench, as data.F)
-  std::vector<Matrix6Xd> dF_dv;        ///< d F_j / dv
-  Eigen::MatrixXd dtau_dq;             ///< d ID / dq (nv x nq)
-  Eigen::MatrixXd dtau_dv;             ///< d ID / dv (nv x nv)
+  // computed by inverseDynamicsDerivatives(model, data, q, v, a) (theory-gvs.md section 5), in
+  // world coordinates (see inverse_dynamics_derivatives.cpp for the formulas)
+  Eigen::MatrixXd dtau_dq;                            ///< d ID / dq (nv x nq)
+  Eigen::MatrixXd dtau_dv;                            ///< d ID / dv (nv x nv)
   std::vector<WrenchSensitivity> load_sensitivities;  ///< state-dependent external wrenches
-  // the forward-pass matrices of frame j only touch the coordinates of j and its ancestors,
-  // [0, ancestor_cols[j]); the backward ones those of j's subtree too, [0, subtree_cols[j])
+  std::vector<Vector6d> V_world, A_world;  ///< twist and acceleration (gravity: base acceleration)
+  std::vector<Vector6d> f_world;           ///< subtree wrench data.F, in world
+  /// subtree composites in world: inertia (added mass included), B2 = 2B - D (Coriolis matrix
+  /// minus the twist sensitivity of the loads) and K (pose sensitivity of the loads)
+  std::vector<Matrix6d> I_sub, B_sub, K_sub;
+  /// 6 x 4 nq_j, [Psi_dot | S | Psi_ddot | Psi_ddot_v] in world, summed over the joints of j's
+  /// coordinate group (a division's intervals) from its first joint down to j
+  std::vector<Matrix6Xd> columns;
+  std::vector<Matrix6Xd> S_world;  ///< S_j in world (6 x nq_j)
+  std::vector<SE3> g_base;         ///< base frame of joint j (where S_j lives) in world
+  /// rod intervals: the strain component (row of Phi_z1, Phi_z2) of each of the nq_j modes, every
+  /// column of the basis having that one entry; empty for rigid joints
+  std::vector<std::vector<int>> basis_rows;
+  std::vector<Matrix6Xd> subtree_terms;  ///< [Y_q | Y_v] carried up a group (6 x 2 nq_j)
+  std::vector<Matrix6Xd> row_terms;      ///< [T4 | T1 | T5] summed over a group, at its first joint
+  Matrix6Xd local_columns;               ///< 6 x 4 max nq_j scratch
+  // coordinate groups: the virtual joints sharing one coordinate block (a division's intervals,
+  // or one rigid joint), a chain from group_first; -1 where there is none
+  std::vector<int> group_first, group_previous, group_next;
+  /// per joint: (first joint of a group, that group's last joint on the way to the root) for every
+  /// group on the path from j (its own included, with j) to the root
+  std::vector<std::vector<std::pair<int, int>>> coordinate_path;
+  // the coordinates of j's ancestors lie in [0, ancestor_cols[j]), those of its subtree too in
+  // [0, subtree_cols[j]) (closed-chain wrench derivatives)
   std::vector<int> ancestor_cols, subtree_cols;
   std::vector<TangentExpansion> tangent;  ///< T(Omega_j) expanded (joints with varying S)
   std::vector<Matrix6Xd> S_dot;           ///< time derivative of S_j (6 x nq_j)
@@ -85,7 +101,6 @@ struct Data {
   Matrix6Xd dacc_dq;                      ///< d(S a_j + S-dot v_j)/dq_j of the current joint
   Matrix6Xd Z_rate_v;          ///< d(Z v_j)/dq_j = Z-dot of the current joint (4th-order Magnus)
   Matrix6Xd Z_rate_a;          ///< d(Z a_j)/dq_j
-  Matrix6Xd work_6v[2];        ///< 6 x nv
   Eigen::MatrixXd scratch_3n;  ///< 6 x max nq_j: two 3 x nq_j blocks
 
   //-------------------- derivatives of the forward dynamics

@@ -152,9 +152,50 @@ TEST(InverseDynamicsDerivatives, AccelerationDerivativeIsTheMassMatrixAndJacobia
       s.a, 1e-3);  // ID is affine in a: the difference is exact up to round-off
   EXPECT_LT(test::relativeError(massMatrix(model, fd, s.q), dID_da), 1e-10);
   Eigen::MatrixXd J(6, model.nv);
+  FrameDerivatives frame(model);
   for (int j = 0; j < model.n_vjoints(); ++j) {
     frameJacobian(model, data, j, J);
-    EXPECT_LT(test::relativeError(data.deta_dv[j], J, 1e-9), 1e-12) << "frame " << j;
+    frameDerivatives(model, data, j, SE3::Identity(), frame);
+    EXPECT_LT(test::relativeError(frame.J, J, 1e-9), 1e-12) << "frame " << j;
+  }
+}
+
+// the twist and acceleration derivatives of any frame (closed chains read them at their frames A
+// and B) against central differences of the twists and accelerations of inverseDynamics
+TEST(InverseDynamicsDerivatives, FrameDerivativesMatchCentralDifferences) {
+  for (const auto& [name, robot] :
+       {std::pair{std::string("random2"), test::randomHybrid(2)},
+        std::pair{std::string("random3"), test::randomHybrid(3)},
+        std::pair{std::string("hybrid_serial_robot"), test::example("hybrid_serial_robot")}}) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    const test::State s = test::randomState(model, 21, 0.8);
+    Data data(model), fd(model);
+    inverseDynamicsDerivatives(model, data, s.q, s.v, s.a);
+    SE3 offset;
+    offset.R = rpyToRotation(0.3, -0.2, 0.7);
+    offset.p = Eigen::Vector3d(0.05, -0.02, 0.03);
+    FrameDerivatives frame(model);
+    for (int j = 0; j < model.n_vjoints(); ++j) {
+      frameDerivatives(model, data, j, offset, frame);
+      // eta and eta_dot of the offset frame, stacked, at (q, v)
+      const auto motion = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+        inverseDynamics(model, fd, q, v, s.a);
+        Eigen::VectorXd out(12);
+        out << applyAdInv(offset, fd.eta[j]), applyAdInv(offset, fd.eta_dot[j]);
+        return out;
+      };
+      const Eigen::MatrixXd by_q = test::centralDifference(
+          [&](const Eigen::VectorXd& q) -> Eigen::VectorXd { return motion(q, s.v); }, s.q, 1e-6);
+      const Eigen::MatrixXd by_v = test::centralDifference(
+          [&](const Eigen::VectorXd& v) -> Eigen::VectorXd { return motion(s.q, v); }, s.v, 1e-2);
+      EXPECT_LT(test::relativeError(frame.deta_dq, by_q.topRows(6), 1e-6), 1e-6) << "frame " << j;
+      EXPECT_LT(test::relativeError(frame.deta_dot_dq, by_q.bottomRows(6), 1e-6), 1e-6)
+          << "frame " << j;
+      EXPECT_LT(test::relativeError(frame.J, by_v.topRows(6), 1e-6), 1e-9) << "frame " << j;
+      EXPECT_LT(test::relativeError(frame.deta_dot_dv, by_v.bottomRows(6), 1e-6), 1e-9)
+          << "frame " << j;
+    }
   }
 }
 
