@@ -161,7 +161,7 @@ void addWrenchProjectionDerivative(const Model& model, const Data& data, int j, 
         block.noalias() += Z.transpose() * work;
         if (joint.kind == VirtualJointKind::RodInterval && joint.magnus_order == 4) {
           const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0;
-          const Matrix6d B = coadBar(x.P[0].transpose() * F_base);
+          const Matrix6d B = coadBar(x.T.transpose() * F_base);
           work.noalias() = c * (B * joint.Phi_z2);
           block.noalias() += joint.Phi_z1.transpose() * work;
           work.noalias() = c * (B * joint.Phi_z1);

@@ -52,12 +52,12 @@ void localTerms(const VirtualJoint& joint, Data& data, int j,
   auto dacc = data.dacc_dq.leftCols(nq);
   TangentExpansion& x = data.tangent[j];
   expandTangent(data.Omega[j], x);
-  const Matrix6d& T = x.P[0];
+  const Matrix6d& T = x.T;
   const Matrix6Xd& Z = data.Z[j];
   const Vector6d Omega_dot = Z * v_j;
   Vector6d drive = Z * a_j;  // becomes Z a + Z-dot v
   const Matrix6d DT_v = dexpJacobian(x, Omega_dot);
-  const Matrix6d T_dot = dexpDot(data.Omega[j], Omega_dot);
+  const Matrix6d T_dot = tangentRate(x, Omega_dot);
   dSv.noalias() = DT_v.lazyProduct(Z);
   data.S_dot[j].noalias() = T_dot.lazyProduct(Z);
   if (isZanna(joint)) {
@@ -93,7 +93,7 @@ void addProjectionDerivative(const VirtualJoint& joint, Data& data, int j, const
   if (!isZanna(joint)) return;
   // Z^T F' = ... + c (Phi_z1^T adbar*_F' xi_z2 - Phi_z2^T adbar*_F' xi_z1), F' = T^T F
   const double c = zannaCoefficient(joint);
-  const Matrix6d B = coadBar(x.P[0].transpose() * F);
+  const Matrix6d B = coadBar(x.T.transpose() * F);
   scratch.noalias() = c * (B * joint.Phi_z2);
   block.noalias() += joint.Phi_z1.transpose().lazyProduct(scratch);
   scratch.noalias() = c * (B * joint.Phi_z1);
@@ -274,7 +274,7 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
     L2.noalias() += c * ad(data.xi_z1[j]).transpose();
   }
   // L_a G [Y_q | Y_v] with G = T^T Ad_base^T
-  const Matrix6d G = x.P[0].transpose().lazyProduct(Ad(data.g_base[j]).transpose());
+  const Matrix6d G = x.T.transpose().lazyProduct(Ad(data.g_base[j]).transpose());
   const Matrix6Xd& Y = data.subtree_terms[j];
   const int width = with_velocity ? 2 * nq : nq;
   auto W1 = data.local_columns.leftCols(width);
@@ -290,7 +290,7 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
   const Matrix6d L1D = L1 * DTt;
   Matrix6d C11 = L1D * L1.transpose(), C12, C21, C22;
   if (zanna) {
-    const Matrix6d B = c * coadBar(x.P[0].transpose() * F_base);
+    const Matrix6d B = c * coadBar(x.T.transpose() * F_base);
     const Matrix6d L2D = L2 * DTt;
     C12 = L1D * L2.transpose() + B;
     C21 = L2D * L1.transpose() - B;
@@ -347,7 +347,9 @@ void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity
   if (!K_E.isZero(0.0)) Y_q.noalias() -= K_E.lazyProduct(block(P, nq, kS));
   Y_q.noalias() += coadBar(data.f_world[j]).lazyProduct(S);
   const Vector6d F_base = applyCoAd(data.g_local[j], data.F[j]);
-  if (!data.basis_rows[j].empty()) {
+  // below about 8 modes the dense products are cheaper than the cores of the sparse route
+  constexpr int kSparseRouteMinModes = 8;
+  if (!data.basis_rows[j].empty() && nq >= kSparseRouteMinModes) {
     projectRodRows(joint, data, j, F_base, with_velocity);
     return;
   }

@@ -3,15 +3,36 @@
 namespace tendril {
 namespace {
 
+using Eigen::Matrix3d;
+using Eigen::Vector3d;
+
 // D_m(x) = d(a^m x)/dOmega for m = 0..count-1, by D_m = a D_{m-1} - ad_{a^{m-1} x}
-void powerDerivatives(const TangentExpansion& x, const Vector6d& v, int count, Matrix6d* D) {
-  D[0].setZero();
+void powerDerivatives(const TangentExpansion& x, const Vector6d& v, int count, LowerBlock* D) {
+  D[0] = LowerBlock{};
   Vector6d y = v;  // a^{m-1} v
   for (int m = 1; m < count; ++m) {
-    D[m].noalias() = x.a[1] * D[m - 1];
-    D[m] -= ad(y);
+    D[m] = x.a[1] * D[m - 1];
+    D[m] -= LowerBlock::ad(y);
     y = ad(x.Omega, y);
   }
+}
+
+// L + u e^T for e = [w; 0]: the rank-one part only touches the first three columns
+Matrix6d withRadialColumns(const LowerBlock& L, const Vector6d& u, const Vector6d& e) {
+  Matrix6d out = L.matrix();
+  out.leftCols<3>().noalias() += u * e.head<3>().transpose();
+  return out;
+}
+
+// out -= P^T adbar*_z for P = [[A, 0], [B, A]] and adbar*_z = -[[m~, f~], [f~, 0]], z = [m; f]:
+// out += [[A^T m~ + B^T f~, A^T f~], [A^T f~, 0]]
+void subtractTransposeTimesCoadBar(const LowerBlock& P, const Vector6d& z, Matrix6d& out) {
+  const Matrix3d m = skew(z.head<3>()), f = skew(z.tail<3>());
+  const Matrix3d Atf = P.a.transpose() * f;
+  out.topLeftCorner<3, 3>().noalias() += P.a.transpose() * m;
+  out.topLeftCorner<3, 3>().noalias() += P.b.transpose() * f;
+  out.topRightCorner<3, 3>() += Atf;
+  out.bottomLeftCorner<3, 3>() += Atf;
 }
 
 }  // namespace
@@ -20,16 +41,30 @@ void expandTangent(const Vector6d& Omega, TangentExpansion& x) {
   x.Omega = Omega;
   x.e << Omega.head<3>(), Eigen::Vector3d::Zero();
   x.k = tangentCoefficients(Omega.head<3>().norm());
-  x.a[0].setIdentity();
-  x.a[1] = ad(Omega);
-  for (int m = 2; m <= 4; ++m) x.a[m].noalias() = x.a[m - 1] * x.a[1];
+  x.a[0] = LowerBlock::identity();
+  x.a[1] = LowerBlock::ad(Omega);
+  for (int m = 2; m <= 4; ++m) x.a[m] = x.a[m - 1] * x.a[1];
   // P_s = f_s I + f_{s+1} a + ... + f_4 a^{4-s};  P_0 = I + sum_r f_r a^r = T
   for (int s = 1; s <= 4; ++s) {
-    x.P[s].setZero();
+    x.P[s] = LowerBlock{};
     for (int m = 0; m <= 4 - s; ++m) x.P[s] += x.k.f[s + m - 1] * x.a[m];
   }
   x.P[0] = x.a[0];
   for (int r = 1; r <= 4; ++r) x.P[0] += x.k.f[r - 1] * x.a[r];
+  x.T = x.P[0].matrix();
+}
+
+Matrix6d tangentRate(const TangentExpansion& x, const Vector6d& Omega_dot) {
+  // T' = sum_r (f_r'/t)(e . Omega') a^r + f_r d(a^r),  d(a^r) = d(a^{r-1}) a + a^{r-1} ad_{Omega'}
+  const double rho = x.e.dot(Omega_dot);
+  const LowerBlock ad_rate = LowerBlock::ad(Omega_dot);
+  LowerBlock d_power = ad_rate;  // d(a^1)
+  LowerBlock T_dot = (x.k.df_over_theta[0] * rho) * x.a[1] + x.k.f[0] * d_power;
+  for (int r = 2; r <= 4; ++r) {
+    d_power = d_power * x.a[1] + x.a[r - 1] * ad_rate;
+    T_dot += (x.k.df_over_theta[r - 1] * rho) * x.a[r] + x.k.f[r - 1] * d_power;
+  }
+  return T_dot.matrix();
 }
 
 Matrix6d dexpJacobian(const TangentExpansion& x, const Vector6d& w) {
@@ -38,9 +73,9 @@ Matrix6d dexpJacobian(const TangentExpansion& x, const Vector6d& w) {
   for (int m = 1; m <= 4; ++m) y[m] = ad(x.Omega, y[m - 1]);
   Vector6d radial = Vector6d::Zero();
   for (int r = 1; r <= 4; ++r) radial += x.k.df_over_theta[r - 1] * y[r];
-  Matrix6d J = radial * x.e.transpose();
-  for (int s = 1; s <= 4; ++s) J.noalias() -= x.P[s] * ad(y[s - 1]);
-  return J;
+  LowerBlock sum;
+  for (int s = 1; s <= 4; ++s) sum -= x.P[s] * LowerBlock::ad(y[s - 1]);
+  return withRadialColumns(sum, radial, x.e);
 }
 
 Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F) {
@@ -50,8 +85,9 @@ Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F) {
   for (int m = 1; m <= 4; ++m) z[m] = -coad(x.Omega, z[m - 1]);
   Vector6d radial = Vector6d::Zero();
   for (int r = 1; r <= 4; ++r) radial += x.k.df_over_theta[r - 1] * z[r];
-  Matrix6d J = radial * x.e.transpose();
-  for (int s = 1; s <= 4; ++s) J.noalias() -= x.P[s].transpose() * coadBar(z[s - 1]);
+  Matrix6d J = Matrix6d::Zero();
+  J.leftCols<3>().noalias() = radial * x.e.head<3>().transpose();
+  for (int s = 1; s <= 4; ++s) subtractTransposeTimesCoadBar(x.P[s], z[s - 1], J);
   return J;
 }
 
@@ -59,17 +95,15 @@ Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const
   // h = T'(Omega, delta) w = sum_r [ g_r rho a^r w + f_r D_r(w) delta ], g_r = f_r'/t,
   // rho = e . delta; differentiate every factor
   const double rho = x.e.dot(delta);
-  Vector6d delta_theta;
-  delta_theta << delta.head<3>(), Eigen::Vector3d::Zero();
-  const Matrix6d ad_delta = ad(delta);
+  const LowerBlock ad_delta = LowerBlock::ad(delta);
 
-  Matrix6d Dw[5];  // D_m(w)
+  LowerBlock Dw[5];  // D_m(w)
   powerDerivatives(x, w, 5, Dw);
   Vector6d y[5];  // a^m w
   y[0] = w;
   for (int m = 1; m <= 4; ++m) y[m] = ad(x.Omega, y[m - 1]);
 
-  Matrix6d H = Matrix6d::Zero();
+  LowerBlock H;
   Vector6d radial = Vector6d::Zero();   // multiplies e^T
   Vector6d angular = Vector6d::Zero();  // multiplies delta_theta^T
   for (int r = 1; r <= 4; ++r) {
@@ -78,18 +112,23 @@ Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const
     angular += g * y[r];
     H += (g * rho) * Dw[r];
   }
-  H.noalias() += radial * x.e.transpose();
-  H.noalias() += angular * delta_theta.transpose();
 
-  // sum_r f_r sum_{u<=r} [ D_{r-u}(ad_delta a^{u-1} w) + a^{r-u} ad_delta D_{u-1}(w) ]
-  Matrix6d Dx[5];
-  for (int u = 1; u <= 4; ++u) {
-    const Vector6d x_u = ad(delta, y[u - 1]);
-    powerDerivatives(x, x_u, 5 - u, Dx);
-    for (int m = 1; m <= 4 - u; ++m) H += x.k.f[u + m - 1] * Dx[m];
-    if (u >= 2) H.noalias() += x.P[u] * (ad_delta * Dw[u - 1]);
+  // sum_r f_r sum_{u<=r} [ D_{r-u}(ad_delta a^{u-1} w) + a^{r-u} ad_delta D_{u-1}(w) ]; the
+  // first part regrouped by m = r - u, as D_m is linear: sum_m D_m(sum_u f_{u+m} ad_delta a^{u-1}
+  // w)
+  Vector6d x_u[4];  // ad_delta a^{u-1} w, u = 1..4
+  for (int u = 1; u <= 4; ++u) x_u[u - 1] = ad(delta, y[u - 1]);
+  LowerBlock D[4];
+  for (int m = 1; m <= 3; ++m) {
+    Vector6d z = Vector6d::Zero();
+    for (int u = 1; u <= 4 - m; ++u) z += x.k.f[u + m - 1] * x_u[u - 1];
+    powerDerivatives(x, z, m + 1, D);
+    H += D[m];
   }
-  return H;
+  for (int u = 2; u <= 4; ++u) H += x.P[u] * (ad_delta * Dw[u - 1]);
+  Matrix6d out = withRadialColumns(H, radial, x.e);
+  out.leftCols<3>().noalias() += angular * delta.head<3>().transpose();
+  return out;
 }
 
 }  // namespace tendril

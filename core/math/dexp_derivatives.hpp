@@ -6,9 +6,12 @@
 //   d(a^m x)/dOmega = -sum_{s=1..m} a^{m-s} ad_{a^{s-1} x}            (x fixed)
 //   d(T w)/dOmega   = (sum_r f_r'/t a^r w) e^T - sum_{s=1..4} P_s ad_{a^{s-1} w}
 //   P_s             = sum_{m=0..4-s} f_{s+m} a^m
-// Every result is a 6 x 6 matrix; the caller multiplies by Z = dOmega/dq.
+// Every result is a 6 x 6 matrix; the caller multiplies by Z = dOmega/dq. The powers of a, the P_s
+// and the derivatives of the powers have the block form [[A, 0], [B, A]] (LowerBlock): the work is
+// done on 3 x 3 blocks, and only the results are assembled as 6 x 6 matrices.
 
 #include "core/math/lie.hpp"
+#include "core/math/lower_block.hpp"
 
 namespace tendril {
 
@@ -17,12 +20,16 @@ struct TangentExpansion {
   Vector6d Omega = Vector6d::Zero();
   Vector6d e = Vector6d::Zero();  ///< I_theta Omega = [w; 0]: t dt/dOmega = e^T
   TangentCoefficients k{};
-  Matrix6d a[5];  ///< ad_Omega^m, m = 0..4
-  Matrix6d P[5];  ///< P_s, s = 1..4 (P[0] = T)
+  LowerBlock a[5];                    ///< ad_Omega^m, m = 0..4
+  LowerBlock P[5];                    ///< P_s, s = 1..4 (P[0] = T)
+  Matrix6d T = Matrix6d::Identity();  ///< T(Omega) as a matrix
 };
 
-/// \brief Fills x for Omega (coefficients with second derivatives, powers, P_s, T in P[0]).
+/// \brief Fills x for Omega (coefficients with second derivatives, powers, P_s, T).
 void expandTangent(const Vector6d& Omega, TangentExpansion& x);
+
+/// \brief T'(Omega, Omega'), the time derivative of T (C21), from the expansion (= dexpDot()).
+[[nodiscard]] Matrix6d tangentRate(const TangentExpansion& x, const Vector6d& Omega_dot);
 
 /// \brief d(T(Omega) w)/dOmega with w held fixed (6 x 6). Its product with delta is T'(Omega,
 /// delta) w.

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/math/lower_block.hpp"
+
 namespace tendril {
 
 namespace {
@@ -200,21 +202,8 @@ TangentCoefficients evalTangentCoefficients(double theta, Need need) {
 
 // a 6x6 matrix of the form [[a, 0], [b, a]]: closed under products, holds ad_V, its powers and
 // their time derivatives at the cost of three 3x3 products per product
-struct LowerBlock {
-  Matrix3d a;
-  Matrix3d b;
-};
-
-LowerBlock operator*(const LowerBlock& x, const LowerBlock& y) {
-  return {x.a * y.a, x.b * y.a + x.a * y.b};
-}
-
-LowerBlock operator+(const LowerBlock& x, const LowerBlock& y) {
-  return {x.a + y.a, x.b + y.b};
-}
-
 LowerBlock adBlock(const Vector6d& V) {
-  return {skew(V.head<3>()), skew(V.tail<3>())};
+  return LowerBlock::ad(V);
 }
 
 // writes sum_r c_r P_r (+ identity if requested) into a 6x6 matrix
