@@ -24,16 +24,12 @@ double zannaCoefficient(const VirtualJoint& joint) {
 // Z-dot-like rates of a Zanna interval, W(w) = d(Z w)/dq = c (ad_{Phi_z1 w} Phi_z2 - ad_{Phi_z2 w}
 // Phi_z1) (C8 with w = v, C14 with w = a): with single-entry basis columns, column k is
 // c (phi_2k ad_{w1}.col(s_k) - phi_1k ad_{w2}.col(s_k))
-void zannaRate(const VirtualJoint& joint, const std::vector<int>& rows, const Vector6d& w1,
-               const Vector6d& w2, Eigen::Ref<Matrix6Xd> W) {
-  if (rows.empty()) {
-    magnus4JacobianRate(w1, w2, joint.Phi_z1, joint.Phi_z2, joint.h, W);
-    return;
-  }
+void zannaRate(const VirtualJoint& joint, const Vector6d& w1, const Vector6d& w2,
+               Eigen::Ref<Matrix6Xd> W) {
   const double c = zannaCoefficient(joint);
   const Matrix6d A1 = c * ad(w1), A2 = c * ad(w2);
   for (int k = 0; k < joint.nq; ++k) {
-    const int r = rows[k];
+    const int r = joint.basis_rows[k];
     W.col(k).noalias() = joint.Phi_z2(r, k) * A1.col(r) - joint.Phi_z1(r, k) * A2.col(r);
   }
 }
@@ -63,9 +59,8 @@ void localTerms(const VirtualJoint& joint, Data& data, int j,
   if (isZanna(joint)) {
     auto W_v = data.Z_rate_v.leftCols(nq);
     auto W_a = data.Z_rate_a.leftCols(nq);
-    const std::vector<int>& rows = data.basis_rows[j];
-    zannaRate(joint, rows, joint.Phi_z1 * v_j, joint.Phi_z2 * v_j, W_v);
-    zannaRate(joint, rows, joint.Phi_z1 * a_j, joint.Phi_z2 * a_j, W_a);
+    zannaRate(joint, joint.Phi_z1 * v_j, joint.Phi_z2 * v_j, W_v);
+    zannaRate(joint, joint.Phi_z1 * a_j, joint.Phi_z2 * a_j, W_a);
     drive.noalias() += W_v * v_j;
     auto T_W = data.scratch_6n.leftCols(nq);
     T_W.noalias() = T.lazyProduct(W_v);
@@ -255,7 +250,7 @@ bool addLoadSensitivities(const Model& model, Data& data, double t) {
 }
 
 // The rows of a rod interval, S^T [Y_q | Y_v] plus C29 on the q side, through its basis: every
-// column of Phi_z1, Phi_z2 has one entry (the mode's strain component, data.basis_rows), and
+// column of Phi_z1, Phi_z2 has one entry (the mode's strain component, joint.basis_rows), and
 //   Z^T X = Phi_z1^T L1 X + Phi_z2^T L2 X,  L1 = h/2 - c ad_{xi_z2}^T,  L2 = h/2 + c ad_{xi_z1}^T
 // (C4; 2nd-order Magnus: L1 = h, no Phi_z2), S_world^T = Z^T T^T Ad_base^T, and C29 =
 // Z^T DTt(F) Z + c (Phi_z1^T B Phi_z2 - Phi_z2^T B Phi_z1) = sum_ab Phi_a^T C_ab Phi_b with 6 x 6
@@ -297,7 +292,7 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
     C22 = L2D * L2.transpose();
   }
   // the cores fold into the q half: W_a += sum_b C_ab Phi_b, column k being phi_b,k C_ab.col(s_k)
-  const std::vector<int>& rows = data.basis_rows[j];
+  const std::vector<int>& rows = joint.basis_rows;
   for (int k = 0; k < nq; ++k) {
     const int r = rows[k];
     const double p1 = joint.Phi_z1(r, k);
@@ -349,7 +344,7 @@ void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity
   const Vector6d F_base = applyCoAd(data.g_local[j], data.F[j]);
   // below about 8 modes the dense products are cheaper than the cores of the sparse route
   constexpr int kSparseRouteMinModes = 8;
-  if (!data.basis_rows[j].empty() && nq >= kSparseRouteMinModes) {
+  if (joint.kind == VirtualJointKind::RodInterval && nq >= kSparseRouteMinModes) {
     projectRodRows(joint, data, j, F_base, with_velocity);
     return;
   }

@@ -25,6 +25,35 @@ SE3 singleScrewExp(const Vector6d& screw, double q) {
   return g;
 }
 
+// Phi q through the single-entry columns of a rod basis (mode k lives in row basis_rows[k])
+Vector6d basisTimes(const VirtualJoint& joint, const Matrix6Xd& Phi,
+                    const Eigen::Ref<const Eigen::VectorXd>& q_j) {
+  Vector6d out = Vector6d::Zero();
+  for (int k = 0; k < joint.nq; ++k) {
+    const int r = joint.basis_rows[k];
+    out(r) += Phi(r, k) * q_j(k);
+  }
+  return out;
+}
+
+// strains at the Zanna points, Omega (C1) and Z = dOmega/dq (C4): column k of Z is
+// h/2 (phi_1k + phi_2k) e_r + c (phi_2k ad_{xi_z1} - phi_1k ad_{xi_z2}) e_r, r = basis_rows[k]
+void zannaPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
+                   Data& data, int j) {
+  const Vector6d& xi_z1 = data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
+  const Vector6d& xi_z2 = data.xi_z2[j] = basisTimes(joint, joint.Phi_z2, q_j) + joint.xi_star;
+  data.Omega[j] = magnus4(xi_z1, xi_z2, joint.h);
+  const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0, half_h = 0.5 * joint.h;
+  const Matrix6d A1 = c * ad(xi_z1), A2 = c * ad(xi_z2);
+  Matrix6Xd& Z = data.Z[j];
+  for (int k = 0; k < joint.nq; ++k) {
+    const int r = joint.basis_rows[k];
+    const double p1 = joint.Phi_z1(r, k), p2 = joint.Phi_z2(r, k);
+    Z.col(k).noalias() = p2 * A1.col(r) - p1 * A2.col(r);
+    Z(r, k) += half_h * (p1 + p2);
+  }
+}
+
 // Omega, Z, T and S of one virtual joint from its coordinates (C1, C4, C15)
 void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
                    Data& data, int j) {
@@ -37,15 +66,9 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
     data.Omega[j].noalias() = joint.Phi * q_j;
     data.Z[j] = joint.Phi;
   } else if (joint.magnus_order == 4) {
-    data.xi_z1[j].noalias() = joint.Phi_z1 * q_j;
-    data.xi_z1[j] += joint.xi_star;
-    data.xi_z2[j].noalias() = joint.Phi_z2 * q_j;
-    data.xi_z2[j] += joint.xi_star;
-    data.Omega[j] = magnus4(data.xi_z1[j], data.xi_z2[j], joint.h);
-    magnus4Jacobian(data.xi_z1[j], data.xi_z2[j], joint.Phi_z1, joint.Phi_z2, joint.h, data.Z[j]);
+    zannaPosition(joint, q_j, data, j);
   } else {
-    data.xi_z1[j].noalias() = joint.Phi_z1 * q_j;
-    data.xi_z1[j] += joint.xi_star;
+    data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
     data.Omega[j] = magnus2(data.xi_z1[j], joint.h);
     data.Z[j] = joint.h * joint.Phi_z1;
   }
@@ -69,8 +92,8 @@ void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen:
   const Vector6d Omega_dot = data.Z[j] * v_j;
   Vector6d rate = dexpDotApply(data.Omega[j], Omega_dot, Omega_dot);
   if (joint.kind == VirtualJointKind::RodInterval && joint.magnus_order == 4) {
-    const Vector6d xi_dot_z1 = joint.Phi_z1 * v_j;
-    const Vector6d xi_dot_z2 = joint.Phi_z2 * v_j;
+    const Vector6d xi_dot_z1 = basisTimes(joint, joint.Phi_z1, v_j);
+    const Vector6d xi_dot_z2 = basisTimes(joint, joint.Phi_z2, v_j);
     const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0;
     rate.noalias() += data.T[j] * ad(xi_dot_z1, Vector6d(2.0 * c * xi_dot_z2));
   }

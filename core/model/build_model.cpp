@@ -17,6 +17,18 @@
 namespace tendril {
 namespace {
 
+// the strain component of each column of a division's basis (its block in Phi)
+std::vector<int> basisRows(const StrainBasisDesc& basis, int ndof) {
+  std::vector<int> rows(ndof, 0);
+  for (int component = 0; component < kStrainComponents; ++component) {
+    const int offset = strainComponentOffset(basis, component);
+    if (offset < 0) continue;
+    const int count = basisFunctionCount(basis.order[component]);
+    for (int k = 0; k < count; ++k) rows[offset + k] = component;
+  }
+  return rows;
+}
+
 const char* const kStrainNames[6] = {"torsion", "bend_y",  "bend_z",
                                      "stretch", "shear_y", "shear_z"};
 
@@ -176,6 +188,7 @@ class ModelBuilder {
       joint.xi_star = xi_star;
       joint.Phi_z1.resize(6, ndof);
       joint.Phi_z2.resize(6, ndof);
+      joint.basis_rows = basisRows(division.basis, ndof);
       if (joint.magnus_order == 4) {
         const auto [z1, z2] = zannaPoints(X0, joint.h);
         evalStrainBasis(division.basis, z1 / L, joint.Phi_z1);

@@ -5,23 +5,6 @@
 namespace tendril {
 namespace {
 
-// the row of the one entry of each column of Phi_z1 and Phi_z2 (a mode's strain component), or
-// nothing when a column has entries in two rows
-std::vector<int> singleEntryRows(const VirtualJoint& joint) {
-  std::vector<int> rows(joint.nq, 0);
-  for (int c = 0; c < joint.nq; ++c) {
-    int entries = 0;
-    for (int r = 0; r < 6; ++r) {
-      if (joint.Phi_z1(r, c) == 0.0 && (joint.Phi_z2.cols() == 0 || joint.Phi_z2(r, c) == 0.0))
-        continue;
-      rows[c] = r;
-      ++entries;
-    }
-    if (entries > 1) return {};
-  }
-  return rows;
-}
-
 void buildDerivativeWorkspace(const Model& model, Data& data) {
   const int n = model.n_vjoints();
   for (auto* vectors : {&data.V_world, &data.A_world, &data.f_world})
@@ -39,11 +22,6 @@ void buildDerivativeWorkspace(const Model& model, Data& data) {
   }
   data.local_columns = Matrix6Xd::Zero(6, 4 * max_nq);
   data.g_base.assign(n, SE3::Identity());
-  data.basis_rows.assign(n, {});
-  for (int j = 0; j < n; ++j) {
-    const VirtualJoint& joint = model.joints[j];
-    if (joint.kind == VirtualJointKind::RodInterval) data.basis_rows[j] = singleEntryRows(joint);
-  }
 
   // a joint continues its parent's group when it has the same coordinates (the next interval of a
   // division); every other joint with coordinates starts a group

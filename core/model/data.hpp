@@ -78,11 +78,8 @@ struct Data {
   /// 6 x 4 nq_j, [Psi_dot | S | Psi_ddot | Psi_ddot_v] in world, summed over the joints of j's
   /// coordinate group (a division's intervals) from its first joint down to j
   std::vector<Matrix6Xd> columns;
-  std::vector<Matrix6Xd> S_world;  ///< S_j in world (6 x nq_j)
-  std::vector<SE3> g_base;         ///< base frame of joint j (where S_j lives) in world
-  /// rod intervals: the strain component (row of Phi_z1, Phi_z2) of each of the nq_j modes, every
-  /// column of the basis having that one entry; empty for rigid joints
-  std::vector<std::vector<int>> basis_rows;
+  std::vector<Matrix6Xd> S_world;        ///< S_j in world (6 x nq_j)
+  std::vector<SE3> g_base;               ///< base frame of joint j (where S_j lives) in world
   std::vector<Matrix6Xd> subtree_terms;  ///< [Y_q | Y_v] carried up a group (6 x 2 nq_j)
   std::vector<Matrix6Xd> row_terms;      ///< [T4 | T1 | T5] summed over a group, at its first joint
   Matrix6Xd local_columns;               ///< 6 x 4 max nq_j scratch

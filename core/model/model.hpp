@@ -51,8 +51,11 @@ struct VirtualJoint {
   // rod interval: strain bases at the collocation points (order 4: the two Zanna points;
   // order 2: Phi_z1 holds the midpoint)
   int magnus_order = 4;
-  double h = 0.0;                       ///< interval length [m]
-  Matrix6Xd Phi_z1, Phi_z2;             ///< 6 x nq
+  double h = 0.0;            ///< interval length [m]
+  Matrix6Xd Phi_z1, Phi_z2;  ///< 6 x nq
+  /// the strain component of each mode: column k of Phi_z1 and Phi_z2 has its one entry in row
+  /// basis_rows[k] (the block layout of core/model/strain_basis.hpp)
+  std::vector<int> basis_rows;
   Vector6d xi_star = Vector6d::Zero();  ///< reference strain (constant along a division)
 
   // inertia lumped at the child frame, expressed in it
