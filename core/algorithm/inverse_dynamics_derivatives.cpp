@@ -302,16 +302,26 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
     W1.col(k).noalias() += p2 * C12.col(r);
     W2.col(k).noalias() += p1 * C21.col(r) + p2 * C22.col(r);
   }
-  // rows: row i of Phi_1^T W1 + Phi_2^T W2 is phi_1,i W1.row(r_i) + phi_2,i W2.row(r_i)
-  auto out_q = data.dtau_dq.block(joint.idx_q, joint.idx_q, nq, nq);
-  auto out_v = data.dtau_dv.block(joint.idx_q, joint.idx_q, nq, nq);
+  // rows: row i of Phi_1^T W1 + Phi_2^T W2 is phi_1,i W1.row(r_i) + phi_2,i W2.row(r_i); filled
+  // column by column (contiguous in dtau), gathering from the 6-vectors of W
+  auto phi = data.basis_values.topRows(nq);
   for (int i = 0; i < nq; ++i) {
-    const int r = rows[i];
-    const double p1 = joint.Phi_z1(r, i), p2 = zanna ? joint.Phi_z2(r, i) : 0.0;
-    for (int k = 0; k < nq; ++k) out_q(i, k) += p1 * W1(r, k) + p2 * W2(r, k);
-    if (!with_velocity) continue;
-    for (int k = 0; k < nq; ++k) out_v(i, k) += p1 * W1(r, nq + k) + p2 * W2(r, nq + k);
+    phi(i, 0) = joint.Phi_z1(rows[i], i);
+    phi(i, 1) = zanna ? joint.Phi_z2(rows[i], i) : 0.0;
   }
+  const double* p1 = phi.col(0).data();
+  const double* p2 = phi.col(1).data();
+  const int* r = rows.data();
+  const auto add_columns = [&](Eigen::Ref<Eigen::MatrixXd> out, int first) {
+    for (int k = 0; k < nq; ++k) {
+      const double* w1 = W1.col(first + k).data();
+      const double* w2 = W2.col(first + k).data();
+      double* column = out.col(k).data();
+      for (int i = 0; i < nq; ++i) column[i] += p1[i] * w1[r[i]] + p2[i] * w2[r[i]];
+    }
+  };
+  add_columns(data.dtau_dq.block(joint.idx_q, joint.idx_q, nq, nq), 0);
+  if (with_velocity) add_columns(data.dtau_dv.block(joint.idx_q, joint.idx_q, nq, nq), nq);
 }
 
 // rows and columns of joint j's own group: Y = [Y_q | Y_v] carried up the group,

@@ -21,6 +21,7 @@ void buildDerivativeWorkspace(const Model& model, Data& data) {
     max_nq = std::max(max_nq, joint.nq);
   }
   data.local_columns = Matrix6Xd::Zero(6, 4 * max_nq);
+  data.basis_values = Eigen::MatrixXd::Zero(max_nq, 2);
   data.g_base.assign(n, SE3::Identity());
 
   // a joint continues its parent's group when it has the same coordinates (the next interval of a
