@@ -69,6 +69,7 @@ int chooseFactor(const Model& model, Data& data) {
   const double dense_flops = std::pow(static_cast<double>(n), 3) / 6.0;
   if (4.0 * tree_flops >= dense_flops) return kFactorDense;
   data.M_tree_factor.resize(n, n);
+  data.tree_rhs.resize(n, n);
   return kFactorTree;
 }
 
@@ -104,6 +105,25 @@ void solveTree(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
   }
 }
 
+// X = M^-1 X for many right-hand sides at once: the same substitutions as solveTree, on whole rows
+// of a row-major copy (a row operation is then one contiguous axpy over the columns)
+void solveTreeRows(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
+  const Eigen::MatrixXd& L = data.M_tree_factor;
+  const std::vector<int>& parent = data.coordinate_parent;
+  const int n = static_cast<int>(x.rows());
+  auto X = data.tree_rhs.leftCols(x.cols());
+  X = x;
+  for (int k = n - 1; k >= 0; --k) {
+    X.row(k) /= L(k, k);
+    for (int i = parent[k]; i >= 0; i = parent[i]) X.row(i) -= L(k, i) * X.row(k);
+  }
+  for (int k = 0; k < n; ++k) {
+    for (int i = parent[k]; i >= 0; i = parent[i]) X.row(k) -= L(k, i) * X.row(i);
+    X.row(k) /= L(k, k);
+  }
+  x = X;
+}
+
 bool factorMassMatrix(const Model& model, Data& data) {
   if (data.mass_factor_kind == kFactorUnset) data.mass_factor_kind = chooseFactor(model, data);
   if (data.mass_factor_kind == kFactorTree) return factorTree(data);
@@ -113,12 +133,16 @@ bool factorMassMatrix(const Model& model, Data& data) {
 
 }  // namespace
 
-void solveMassMatrix(const Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
+void solveMassMatrix(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
   if (data.mass_factor_kind != kFactorTree) {
     data.M_factor.solveInPlace(x);
     return;
   }
-  for (Eigen::Index c = 0; c < x.cols(); ++c) solveTree(data, x.col(c));
+  if (x.cols() == 1 || x.cols() > data.tree_rhs.cols()) {
+    for (Eigen::Index c = 0; c < x.cols(); ++c) solveTree(data, x.col(c));
+    return;
+  }
+  solveTreeRows(data, x);
 }
 
 const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,

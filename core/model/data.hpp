@@ -115,6 +115,8 @@ struct Data {
   int mass_factor_kind = 0;            ///< 0 not chosen yet, 1 dense M_factor, 2 M_tree_factor
   std::vector<int> coordinate_parent;  ///< nearest ancestor coordinate of each (-1: none)
   Eigen::MatrixXd M_tree_factor;       ///< L in the lower triangle (nv x nv)
+  /// right-hand sides of a many-column tree solve, row-major so that row operations are contiguous
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> tree_rhs;
 };
 
 }  // namespace tendril
