@@ -152,6 +152,50 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
   }
 }
 
+void posesAndTwists(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v) {
+  checkSize(q.size(), model.nq, "q");
+  checkSize(v.size(), model.nv, "v");
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    const auto q_j = q.segment(joint.idx_q, joint.nq);
+    const auto v_j = v.segment(joint.idx_q, joint.nq);
+    // Omega and Omega' = Z v without Z: rods through C1 and its rate C2
+    Vector6d Omega_dot = Vector6d::Zero();
+    if (joint.single_screw) {
+      data.Omega[j] = q_j(0) * joint.screw;
+      data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
+    } else {
+      if (joint.kind == VirtualJointKind::Rigid) {
+        data.Omega[j].noalias() = joint.Phi * q_j;
+        Omega_dot.noalias() = joint.Phi * v_j;
+      } else if (joint.magnus_order == 4) {
+        data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
+        data.xi_z2[j] = basisTimes(joint, joint.Phi_z2, q_j) + joint.xi_star;
+        data.Omega[j] = magnus4(data.xi_z1[j], data.xi_z2[j], joint.h);
+        Omega_dot = magnus4Rate(data.xi_z1[j], data.xi_z2[j], basisTimes(joint, joint.Phi_z1, v_j),
+                                basisTimes(joint, joint.Phi_z2, v_j), joint.h);
+      } else {
+        data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
+        data.Omega[j] = magnus2(data.xi_z1[j], joint.h);
+        Omega_dot = joint.h * basisTimes(joint, joint.Phi_z1, v_j);
+      }
+      data.g_local[j] = exp(data.Omega[j]);
+    }
+    data.g_pc[j] = joint.has_placement ? joint.g_fixed * data.g_local[j] : data.g_local[j];
+    data.g[j] = joint.parent < 0 ? data.g_pc[j] : data.g[joint.parent] * data.g_pc[j];
+    if (joint.single_screw) {
+      data.eta[j] = childTwist(joint, data, j, v_j);
+      continue;
+    }
+    // eta_j = Ad^-1_{exp Omega} (eta_base + T(Omega) Omega')
+    Vector6d eta_plus = baseTwist(joint, data.eta);
+    if (joint.nq > 0)
+      eta_plus += joint.constant_subspace ? Omega_dot : dexpApply(data.Omega[j], Omega_dot);
+    data.eta[j] = applyAdInv(data.g_local[j], eta_plus);
+  }
+}
+
 void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen::MatrixXd> J) {
   J.setZero();
   // X: pose of frame j in the base frame of joint i, for i walking from j to the root

@@ -23,6 +23,12 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                        const Eigen::Ref<const Eigen::VectorXd>& v);
 
+/// \brief Poses (Omega, g_local, g_pc, g) and twists (eta) only, from vector operations: neither
+///        Z, T, S nor S-dot is formed, and those members are left as they were (stale). For what
+///        needs no more than positions and velocities: energies, drawing.
+void posesAndTwists(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v);
+
 /// \brief Geometric Jacobian of child frame j, expressed in it: eta_j = J v (theory-gvs.md (2b)).
 ///        Only the columns of j's ancestors are non-zero. \pre forwardKinematics(model, data, q)
 ///        ran.

@@ -114,12 +114,11 @@ void DynamicsSystem::constrainedJacobian(double t, const Eigen::VectorXd& q,
 
 Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Energies e;
-  // 1/2 sum of eta^T (M + M_A) eta over the frames: v^T M v / 2 in O(n), without M. The twists
-  // need S but not S-dot: no velocity stage (forwardKinematics(q, v) would also differentiate S)
-  forwardKinematics(model_, data_, q);
+  // 1/2 sum of eta^T (M + M_A) eta over the frames: v^T M v / 2 in O(n), without M; the twists
+  // from vector operations only (no S matrices)
+  posesAndTwists(model_, data_, q, v);
   for (int j = 0; j < model_.n_vjoints(); ++j) {
     const VirtualJoint& joint = model_.joints[j];
-    data_.eta[j] = childTwist(joint, data_, j, v.segment(joint.idx_q, joint.nq));
     const Vector6d& eta = data_.eta[j];
     if (joint.has_inertia) e.kinetic += 0.5 * eta.dot(joint.M * eta);
     if (joint.has_added_mass) e.kinetic += 0.5 * eta.dot(joint.added_mass * eta);

@@ -81,6 +81,22 @@ TEST(KinematicsTest, SubspaceRateTimesVelocityMatchesFiniteDifferencesOfS) {
   }
 }
 
+TEST(KinematicsTest, PosesAndTwistsWithoutSubspacesMatchTheFullKinematics) {
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data full(model), light(model);
+    const test::State x = randomState(model, 13);
+    forwardKinematics(model, full, x.q, x.v);
+    posesAndTwists(model, light, x.q, x.v);
+    for (int j = 0; j < model.n_vjoints(); ++j) {
+      EXPECT_LT((light.g[j].matrix() - full.g[j].matrix()).norm(), 1e-13) << "frame " << j;
+      EXPECT_LT((light.eta[j] - full.eta[j]).norm(), 1e-12 * std::max(1.0, full.eta[j].norm()))
+          << "frame " << j;
+    }
+  }
+}
+
 TEST(KinematicsTest, FrameJacobiansMapVelocitiesToTwists) {
   for (const auto& [name, robot] : modelsUnderTest()) {
     SCOPED_TRACE(name);
