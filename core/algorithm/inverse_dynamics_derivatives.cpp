@@ -327,17 +327,15 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
 // rows and columns of joint j's own group: Y = [Y_q | Y_v] carried up the group,
 //   Y_q,i = Y_q,i+1 + B2_E Psi_dot^P + I_E Psi_ddot^P - K_E s^P + (f_i xbar*) s_i
 //   Y_v,i = Y_v,i+1 + B2_E s^P + I_E Psi_ddot_v^P
-// (E = the composite of i minus that of the next interval, P = summed up to i); rows += S_i^T Y
+// (E = the composite of i minus that of the next interval, accumulated as such in data.*_sub_own:
+// i's own body and side branches; P = summed up to i); rows += S_i^T Y
 void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity) {
   const int nq = joint.nq;
   const int next = data.group_next[j];
-  Matrix6d B_E = data.B_sub[j], I_E = data.I_sub[j], K_E = data.K_sub[j];
+  const Matrix6d &B_E = data.B_sub_own[j], &I_E = data.I_sub_own[j], &K_E = data.K_sub_own[j];
   Matrix6Xd& Y = data.subtree_terms[j];
   if (next >= 0) {
     Y = data.subtree_terms[next];
-    B_E -= data.B_sub[next];
-    I_E -= data.I_sub[next];
-    K_E -= data.K_sub[next];
   } else {
     Y.setZero();
   }
@@ -418,10 +416,16 @@ void backwardPass(const Model& model, Data& data, bool with_velocity) {
       if (data.group_first[j] == j && has_groups_above)
         crossGroupTerms(model, data, j, with_velocity);
     }
-    if (joint.parent < 0) continue;
-    data.I_sub[joint.parent] += data.I_sub[j];
-    data.B_sub[joint.parent] += data.B_sub[j];
-    data.K_sub[joint.parent] += data.K_sub[j];
+    const int parent = joint.parent;
+    if (parent < 0) continue;
+    data.I_sub[parent] += data.I_sub[j];
+    data.B_sub[parent] += data.B_sub[j];
+    data.K_sub[parent] += data.K_sub[j];
+    if (data.group_next[parent] == j) continue;
+    // a side branch (or a child in another group) belongs to the parent's own term
+    data.I_sub_own[parent] += data.I_sub[j];
+    data.B_sub_own[parent] += data.B_sub[j];
+    data.K_sub_own[parent] += data.K_sub[j];
   }
 }
 
@@ -436,6 +440,9 @@ void inverseDynamicsDerivatives(const Model& model, Data& data,
   const bool at_rest = v.isZero(0.0) && a.isZero(0.0);
   forwardPass(model, data, v, a, at_rest);
   const bool twist_dependent_loads = addLoadSensitivities(model, data, t);
+  data.I_sub_own = data.I_sub;
+  data.B_sub_own = data.B_sub;
+  data.K_sub_own = data.K_sub;
   backwardPass(model, data, !at_rest || twist_dependent_loads);
 }
 

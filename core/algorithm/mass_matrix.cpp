@@ -5,113 +5,112 @@
 namespace tendril {
 namespace {
 
+// The composite-rigid-body algorithm in world coordinates (the t1 terms of IDSVA,
+// theory-rigid-derivatives.md 3.5): M[i, j] = S_i^T I_i S_j for a joint j at or above i, with S in
+// world and I_i the composite inertia of i's subtree, a plain sum in world. The intervals of a
+// division share their coordinates; with S^P the world subspaces summed along the division down to
+// i, its own block is sum_i S_i^T Y_i where
+//   Y_i = Y_{i+1} + (I_i - I_{i+1}) S^P_i
+// (the difference, accumulated as such, is i's own body and its side branches: no cancellation),
+// and its block against a group above it, whose last joint on the way up is a, is
+// (sum_i I_i S_i)^T S^P_a. Linear in the number of intervals; no column block is carried through
+// the ancestors.
+//
 // The products below are 6 deep with nq_j columns: lazyProduct() keeps them as unrolled 6-term
-// dot products. Eigen's default switches to its blocked GEMM once rows + cols + depth exceed 20,
-// and packing the operands of such thin products costs more than their arithmetic.
+// dot products, where Eigen's blocked GEMM would pack operands that cost more than the arithmetic.
 
-// carries the force block F (6 x n, columns are wrenches in the child frame of p's child joint)
-// up from joint `from`'s parent, adding S_p^T F into M for every ancestor p
-void propagateToAncestors(const Model& model, Data& data, int from, Eigen::Ref<Matrix6Xd> F) {
-  const VirtualJoint& origin = model.joints[from];
-  for (int p = origin.parent; p >= 0; p = model.joints[p].parent) {
-    const VirtualJoint& ancestor = model.joints[p];
-    if (ancestor.single_screw) {
-      // the screw is the same in the child frame: project there, then one transport
-      for (Eigen::Index c = 0; c < F.cols(); ++c) {
-        const double m = ancestor.screw.dot(F.col(c));
-        data.M(ancestor.idx_q, origin.idx_q + c) += m;
-        data.M(origin.idx_q + c, ancestor.idx_q) += m;
-        F.col(c) = applyCoAd(data.g_pc[p], Vector6d(F.col(c)));
-      }
-      continue;
-    }
-    for (Eigen::Index c = 0; c < F.cols(); ++c)
-      F.col(c) = applyCoAd(data.g_local[p], Vector6d(F.col(c)));
-    if (ancestor.nq > 0) {
-      // rod intervals of one division share a block: add to both triangles, never assign
-      data.M.block(ancestor.idx_q, origin.idx_q, ancestor.nq, origin.nq).noalias() +=
-          data.S[p].transpose().lazyProduct(F);
-      data.M.block(origin.idx_q, ancestor.idx_q, origin.nq, ancestor.nq).noalias() +=
-          F.transpose().lazyProduct(data.S[p]);
-    }
-    if (ancestor.has_placement) {
-      for (Eigen::Index c = 0; c < F.cols(); ++c)
-        F.col(c) = applyCoAd(ancestor.g_fixed, Vector6d(F.col(c)));
-    }
-  }
+// I S for a composite: the rigid part in compact form, the added mass as a 6 x 6 beside it
+void compositeTimes(const SpatialInertia& I, const Matrix6d* A, const Matrix6Xd& S,
+                    Eigen::Ref<Matrix6Xd> out) {
+  for (Eigen::Index c = 0; c < S.cols(); ++c) out.col(c) = I * Vector6d(S.col(c));
+  if (A != nullptr) out.noalias() += A->lazyProduct(S);
 }
 
-// a rod interval whose parent is an interval of the same division (same coordinates)
-bool sharesParentBlock(const Model& model, int j) {
-  const VirtualJoint& joint = model.joints[j];
-  if (joint.parent < 0 || joint.kind != VirtualJointKind::RodInterval) return false;
-  const VirtualJoint& parent = model.joints[joint.parent];
-  return parent.kind == VirtualJointKind::RodInterval && parent.idx_q == joint.idx_q &&
-         parent.nq == joint.nq;
+// world subspace of joint j and its sum along the group
+void worldSubspace(const VirtualJoint& joint, Data& data, int j) {
+  Matrix6Xd& S = data.M_subspace[j];
+  const SE3 base = joint.single_screw ? data.g[j] : data.g[j] * data.g_local[j].inverse();
+  S.topRows<3>().noalias() = base.R.lazyProduct(data.S[j].topRows<3>());
+  S.bottomRows<3>().noalias() = base.R.lazyProduct(data.S[j].bottomRows<3>());
+  for (int c = 0; c < joint.nq; ++c) {
+    const Eigen::Vector3d w = S.col(c).head<3>();
+    S.col(c).tail<3>() += base.p.cross(w);
+  }
+  const int previous = data.group_previous[j];
+  data.M_subspace_sum[j] = S;
+  if (previous >= 0) data.M_subspace_sum[j] += data.M_subspace_sum[previous];
+}
+
+// the group's own block from joint j, and its row sums for the blocks against the groups above
+void groupBlock(const Model& model, const VirtualJoint& joint, Data& data, int j) {
+  const int nq = joint.nq, next = data.group_next[j];
+  const bool added = model.has_added_mass;
+  Matrix6Xd& Y = data.M_carry[j];
+  auto IS = data.scratch_6n.leftCols(nq);
+  compositeTimes(data.I_own[j], added ? &data.A_own[j] : nullptr, data.M_subspace_sum[j], IS);
+  if (next >= 0) {
+    Y = data.M_carry[next] + IS;
+  } else {
+    Y = IS;
+  }
+  const Matrix6Xd& S = data.M_subspace[j];
+  data.M.block(joint.idx_q, joint.idx_q, nq, nq).noalias() += S.transpose().lazyProduct(Y);
+  if (data.coordinate_path[data.group_first[j]].size() < 2) return;  // no group above
+  Matrix6Xd& T = data.M_rows[data.group_first[j]];
+  if (next < 0) T.setZero();
+  compositeTimes(data.I_composite[j], added ? &data.A_composite[j] : nullptr, S, IS);
+  T += IS;
+}
+
+// the blocks between group h (at its first joint) and every group above it
+void crossBlocks(const Model& model, Data& data, int h) {
+  const VirtualJoint& H = model.joints[h];
+  const Matrix6Xd& T = data.M_rows[h];
+  for (const auto& [group, a] : data.coordinate_path[h]) {
+    if (group == h) continue;
+    const VirtualJoint& G = model.joints[group];
+    auto block = data.M.block(H.idx_q, G.idx_q, H.nq, G.nq);
+    block.noalias() = T.transpose().lazyProduct(data.M_subspace_sum[a]);
+    data.M.block(G.idx_q, H.idx_q, G.nq, H.nq) = block.transpose();
+  }
 }
 
 }  // namespace
 
 const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
                                   const Eigen::Ref<const Eigen::VectorXd>& q) {
-  localKinematics(model, data, q);
+  forwardKinematics(model, data, q);
   return massMatrixFromKinematics(model, data);
 }
 
 const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) {
+  // forward: every lumped body and every subspace in world
   for (int j = 0; j < model.n_vjoints(); ++j) {
-    data.I_composite[j] = model.joints[j].inertia;
-    data.M_carry[j].setZero();
-    if (model.has_added_mass) data.A_composite[j] = model.joints[j].added_mass;
+    const VirtualJoint& joint = model.joints[j];
+    data.I_composite[j] = data.I_own[j] = joint.inertia.transformed(data.g[j]);
+    if (model.has_added_mass) {
+      const Matrix6d X = coAd(data.g[j]);
+      data.A_composite[j].noalias() = X.lazyProduct(joint.added_mass).lazyProduct(X.transpose());
+      data.A_own[j] = data.A_composite[j];
+    }
+    if (joint.nq > 0) worldSubspace(joint, data, j);
   }
   data.M.setZero();
-
+  // backward: composites, each group's own block, then its blocks against the groups above
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
     const VirtualJoint& joint = model.joints[j];
-    // composite inertia of the subtree, handed to the parent's child frame
-    if (joint.parent >= 0)
-      data.I_composite[joint.parent] += data.I_composite[j].transformed(data.g_pc[j]);
-    // added mass is not of rigid-body form: a 6 x 6 composite beside it, Ad*_g A Ad_g^-1
-    if (model.has_added_mass && joint.parent >= 0) {
-      const Matrix6d X = coAd(data.g_pc[j]);
-      data.A_composite[joint.parent].noalias() += X * data.A_composite[j] * X.transpose();
+    if (joint.nq > 0) {
+      groupBlock(model, joint, data, j);
+      if (data.group_first[j] == j) crossBlocks(model, data, j);
     }
-    if (joint.nq == 0) continue;
-
-    auto F = data.scratch_6n.leftCols(joint.nq);
-    if (joint.single_screw) {
-      F.col(0) = data.I_composite[j] * joint.screw;
-      if (model.has_added_mass) F.col(0).noalias() += data.A_composite[j] * joint.screw;
-      data.M(joint.idx_q, joint.idx_q) += joint.screw.dot(F.col(0));
-      F.col(0) = applyCoAd(data.g_pc[j], Vector6d(F.col(0)));
-    } else {
-      // in the joint base frame, where S lives
-      const SpatialInertia I_base = data.I_composite[j].transformed(data.g_local[j]);
-      for (int c = 0; c < joint.nq; ++c) F.col(c) = I_base * Vector6d(data.S[j].col(c));
-      if (model.has_added_mass) {
-        const Matrix6d X = coAd(data.g_local[j]);
-        const Matrix6d A_base = X * data.A_composite[j] * X.transpose();
-        F.noalias() += A_base.lazyProduct(data.S[j]);
-      }
-      auto block = data.M.block(joint.idx_q, joint.idx_q, joint.nq, joint.nq);
-      // the force blocks of the later intervals of this division, summed on the way: one
-      // projection here instead of one per (interval, ancestor) pair keeps M linear along a rod
-      auto& carry = data.M_carry[j];
-      for (int c = 0; c < joint.nq; ++c)
-        carry.col(c) = applyCoAd(data.g_local[j], Vector6d(carry.col(c)));
-      // S^T F + S^T carry + carry^T S with two products: S^T (F + carry) + carry^T S
-      F += carry;
-      block.noalias() += data.S[j].transpose().lazyProduct(F);
-      block.noalias() += carry.transpose().lazyProduct(data.S[j]);
-      if (joint.has_placement) {
-        for (int c = 0; c < joint.nq; ++c) F.col(c) = applyCoAd(joint.g_fixed, Vector6d(F.col(c)));
-      }
-      if (sharesParentBlock(model, j)) {
-        data.M_carry[joint.parent] += F;
-        continue;
-      }
-    }
-    propagateToAncestors(model, data, j, F);
+    const int parent = joint.parent;
+    if (parent < 0) continue;
+    data.I_composite[parent] += data.I_composite[j];
+    if (model.has_added_mass) data.A_composite[parent] += data.A_composite[j];
+    if (data.group_next[parent] == j) continue;
+    // a side branch of the parent (or a child in another group): part of the parent's own term
+    data.I_own[parent] += data.I_composite[j];
+    if (model.has_added_mass) data.A_own[parent] += data.A_composite[j];
   }
   return data.M;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Generalised mass matrix by composite inertias (the CRBA of Featherstone, ch. 6, over virtual
-// joints).
+// joints), in world coordinates; see mass_matrix.cpp.
 
 #include <Eigen/Core>
 
@@ -11,17 +11,16 @@ namespace tendril {
 
 /// \brief M(q) = sum_k J_k^T M_k J_k, symmetric positive definite.
 ///
-/// Backward pass accumulating composite inertias; the column block of joint j is I^c_j S_j carried
-/// up through the ancestors and projected on their S. Several interval joints of one rod share a
-/// coordinate block, so every contribution is added (never assigned) in both triangles.
+/// Backward pass accumulating composite inertias in world; a division's own block by a recursion
+/// along its intervals, the blocks between two coordinate groups from one sum over the lower one.
 /// \param[in] q generalised coordinates (dim model.nq)
-/// \return M, stored in data.M (nv x nv); also fills the joint-local position stage of data
-///         (localKinematics), not the world poses data.g
+/// \return M, stored in data.M (nv x nv); also fills the position stage of data
+///         (forwardKinematics)
 const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
                                   const Eigen::Ref<const Eigen::VectorXd>& q);
 
-/// \brief The same, reusing the joint-local position stage already in data (e.g. right after
-///        inverseDynamics at the same q, as forward dynamics does).
+/// \brief The same, reusing the position stage already in data, world poses included (e.g. right
+///        after inverseDynamics at the same q, as forward dynamics does).
 const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data);
 
 }  // namespace tendril

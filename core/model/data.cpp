@@ -9,7 +9,8 @@ void buildDerivativeWorkspace(const Model& model, Data& data) {
   const int n = model.n_vjoints();
   for (auto* vectors : {&data.V_world, &data.A_world, &data.f_world})
     vectors->assign(n, Vector6d::Zero());
-  for (auto* matrices : {&data.I_sub, &data.B_sub, &data.K_sub})
+  for (auto* matrices :
+       {&data.I_sub, &data.B_sub, &data.K_sub, &data.I_sub_own, &data.B_sub_own, &data.K_sub_own})
     matrices->assign(n, Matrix6d::Zero());
   int max_nq = 0;
   for (const VirtualJoint& joint : model.joints) {
@@ -69,13 +70,20 @@ Data::Data(const Model& model) {
   eta_dot.assign(n, Vector6d::Zero());
   F.assign(n, Vector6d::Zero());
   I_composite.assign(n, SpatialInertia{});
-  if (model.has_added_mass) A_composite.assign(n, Matrix6d::Zero());
+  I_own.assign(n, SpatialInertia{});
+  if (model.has_added_mass) {
+    A_composite.assign(n, Matrix6d::Zero());
+    A_own.assign(n, Matrix6d::Zero());
+  }
   int max_nq = 0;
   for (const VirtualJoint& joint : model.joints) {
     // single-screw joints keep S = Z = Phi: kinematics never rewrites them
     Z.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     S.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     M_carry.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    M_subspace.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    M_subspace_sum.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    M_rows.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     max_nq = std::max(max_nq, joint.nq);
   }
   tau = Eigen::VectorXd::Zero(model.nv);

@@ -51,12 +51,19 @@ struct Data {
   Eigen::VectorXd tau;  ///< ID(q, v, a) (nv)
 
   //-------------------- mass matrix
-  // computed by massMatrix(model, data, q)
-  std::vector<SpatialInertia> I_composite;  ///< composite inertia of the subtree at child frame j
-  Eigen::MatrixXd M;                        ///< generalised mass matrix (nv x nv), symmetric
-  std::vector<Matrix6Xd> M_carry;           ///< force blocks carried along j's division (6 x nq_j)
+  // computed by massMatrix(model, data, q), in world coordinates (mass_matrix.cpp)
+  std::vector<SpatialInertia> I_composite;  ///< composite inertia of the subtree of j, in world
   std::vector<Matrix6d>
       A_composite;  ///< composite added mass of j's subtree (model.has_added_mass)
+  /// the composite of j minus that of the next joint of its group: j's own body and the subtrees
+  /// of its other children, accumulated as such (no difference of two large composites)
+  std::vector<SpatialInertia> I_own;
+  std::vector<Matrix6d> A_own;
+  std::vector<Matrix6Xd> M_subspace;      ///< S_j in world (6 x nq_j)
+  std::vector<Matrix6Xd> M_subspace_sum;  ///< summed along j's group down to j (6 x nq_j)
+  std::vector<Matrix6Xd> M_carry;         ///< the group block's terms carried up (6 x nq_j)
+  std::vector<Matrix6Xd> M_rows;          ///< sum of I S over a group, at its first joint
+  Eigen::MatrixXd M;                      ///< generalised mass matrix (nv x nv), symmetric
 
   //-------------------- forward dynamics
   // computed by forwardDynamics(model, data, q, v, tau_applied)
@@ -75,6 +82,9 @@ struct Data {
   /// subtree composites in world: inertia (added mass included), B2 = 2B - D (Coriolis matrix
   /// minus the twist sensitivity of the loads) and K (pose sensitivity of the loads)
   std::vector<Matrix6d> I_sub, B_sub, K_sub;
+  /// the same minus the composite of the next joint of j's group: j's own frame and its side
+  /// branches, accumulated as such (a difference of two composites would cancel digits)
+  std::vector<Matrix6d> I_sub_own, B_sub_own, K_sub_own;
   /// 6 x 4 nq_j, [Psi_dot | S | Psi_ddot | Psi_ddot_v] in world, summed over the joints of j's
   /// coordinate group (a division's intervals) from its first joint down to j
   std::vector<Matrix6Xd> columns;

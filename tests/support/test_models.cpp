@@ -127,6 +127,12 @@ Eigen::MatrixXd centralDifference(const std::function<Eigen::VectorXd(const Eige
   return J;
 }
 
+Eigen::MatrixXd extrapolatedCentralDifference(
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f, const Eigen::VectorXd& x,
+    double h) {
+  return (4.0 * centralDifference(f, x, h / 2) - centralDifference(f, x, h)) / 3.0;
+}
+
 double relativeError(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double floor) {
   return (a - b).norm() / std::max(b.norm(), floor);
 }

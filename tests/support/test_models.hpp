@@ -40,6 +40,12 @@ SimulationOptions divergingRk4Options();
 Eigen::MatrixXd centralDifference(const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f,
                                   const Eigen::VectorXd& x, double h);
 
+/// \brief Richardson extrapolation of central differences at steps h and h/2: truncation O(h^4),
+/// so a step large enough to keep the round-off of ill-conditioned functions small.
+Eigen::MatrixXd extrapolatedCentralDifference(
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f, const Eigen::VectorXd& x,
+    double h);
+
 /// \brief Relative error |a - b| / max(|b|, floor) in the Frobenius norm.
 double relativeError(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b, double floor = 1e-12);
 
