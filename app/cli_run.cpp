@@ -71,7 +71,9 @@ const char* jacobianName(JacobianKind kind) {
 void printRun(const SimulationOptions& sim, const SimulationResult& result) {
   std::cout << std::defaultfloat << std::setprecision(6) << "simulate: " << result.message << "\n"
             << "integrator: " << integratorName(sim.integrator) << ", " << result.statistics.steps
-            << " steps, " << result.statistics.rhs_evaluations << " dynamics evaluations, "
+            << " steps, " << result.statistics.rhs_evaluations
+            << (sim.integrator == IntegratorKind::Ida ? " residual evaluations (inverse dynamics), "
+                                                      : " dynamics evaluations, ")
             << result.statistics.jacobian_evaluations << " Jacobians ("
             << jacobianName(sim.jacobian) << ")\n"
             << "wall time: " << result.statistics.wall_time << " s for " << result.samples.back().t
@@ -156,7 +158,7 @@ int runSimulate(const Args& args) {
       {"--dt", true, "output interval [s] (default 0.01)"},
       {"--integrator", true,
        "bdf | ida | newmark | implicit-euler | rk4 (default bdf); ida: BDF on the residual form "
-       "ID - tau = 0 (no mass matrix per evaluation; no closed chains)"},
+       "ID - tau = 0 (one inverse dynamics per residual; no closed chains)"},
       {"--step", true,
        "fixed step [s] (newmark, implicit-euler, rk4; default 1e-3); bdf, ida: maximum step"},
       {"--rtol", true, "relative tolerance (default 1e-6)"},
