@@ -22,7 +22,8 @@ namespace tendril {
 enum class IntegratorKind { ImplicitEuler, Newmark, Bdf, Rk4, Ida };
 
 /// \brief Where the implicit methods get dFD/dq, dFD/dv: the analytical recursion of
-/// theory-gvs.md section 5, or central finite differences of the forward dynamics.
+/// theory-gvs.md section 5, or central finite differences of the forward dynamics (IDA: of the
+/// residual, dr/dq and dr/dv, times -M^-1).
 enum class JacobianKind { Analytic, FiniteDifference };
 
 /// \brief Runtime knobs of a simulation (never part of the Model).
