@@ -71,30 +71,14 @@ const char* jacobianName(JacobianKind kind) {
 void printRun(const SimulationOptions& sim, const SimulationResult& result) {
   std::cout << std::defaultfloat << std::setprecision(6) << "simulate: " << result.message << "\n"
             << "integrator: " << integratorName(sim.integrator) << ", " << result.statistics.steps
-            << " steps, " << result.statistics.rhs_evaluations << " dynamics evaluations, "
+            << " steps, " << result.statistics.rhs_evaluations
+            << (sim.integrator == IntegratorKind::Ida ? " residual evaluations (inverse dynamics), "
+                                                      : " dynamics evaluations, ")
             << result.statistics.jacobian_evaluations << " Jacobians ("
             << jacobianName(sim.jacobian) << ")\n"
             << "wall time: " << result.statistics.wall_time << " s for " << result.samples.back().t
             << " s simulated (" << result.samples.back().t / result.statistics.wall_time
             << "x real time)\n";
-}
-
-// largest distance between the leaf tips of two runs over their common output samples
-double maxTipDistance(const Model& model, const std::vector<Sample>& a,
-                      const std::vector<Sample>& b) {
-  Data data_a(model), data_b(model);
-  double worst = 0.0;
-  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) {
-    forwardKinematics(model, data_a, a[k].q);
-    forwardKinematics(model, data_b, b[k].q);
-    for (std::size_t i = 0; i < model.links.size(); ++i) {
-      if (!model.links[i].is_leaf) continue;
-      const int link = static_cast<int>(i);
-      worst = std::max(
-          worst, (linkTipPose(model, data_a, link).p - linkTipPose(model, data_b, link).p).norm());
-    }
-  }
-  return worst;
 }
 
 // the paper's validation: the same run with the analytical and the finite-difference Jacobian
@@ -172,9 +156,11 @@ int runSimulate(const Args& args) {
   const std::vector<Option> options = {
       {"--t-end", true, "final time [s] (default 1)"},
       {"--dt", true, "output interval [s] (default 0.01)"},
-      {"--integrator", true, "bdf | newmark | implicit-euler | rk4 (default bdf)"},
+      {"--integrator", true,
+       "bdf | ida | newmark | implicit-euler | rk4 (default bdf); ida: BDF on the residual form "
+       "ID - tau = 0 (one inverse dynamics per residual; no closed chains)"},
       {"--step", true,
-       "fixed step [s] (newmark, implicit-euler, rk4; default 1e-3); bdf: maximum step"},
+       "fixed step [s] (newmark, implicit-euler, rk4; default 1e-3); bdf, ida: maximum step"},
       {"--rtol", true, "relative tolerance (default 1e-6)"},
       {"--atol", true, "absolute tolerance (default 1e-8)"},
       {"--jacobian", true,
@@ -197,13 +183,14 @@ int runSimulate(const Args& args) {
   SimulationOptions sim;
   sim.t_end = parsed.number("--t-end", sim.t_end);
   sim.output_interval = parsed.number("--dt", sim.output_interval);
-  sim.step = parsed.number("--step", parsed.value("--integrator", "bdf") == "bdf" ? 0.0 : sim.step);
-  sim.relative_tolerance = parsed.number("--rtol", sim.relative_tolerance);
-  sim.absolute_tolerance = parsed.number("--atol", sim.absolute_tolerance);
   if (!parseIntegrator(parsed.value("--integrator", "bdf"), sim.integrator)) {
     throw UsageError{"unknown integrator '" + parsed.value("--integrator") +
-                     "' (bdf, newmark, implicit-euler, rk4)"};
+                     "' (bdf, ida, newmark, implicit-euler, rk4)"};
   }
+  if (const auto reason = unsupportedModel(model, sim.integrator)) throw UsageError{*reason};
+  sim.step = parsed.number("--step", variableStep(sim.integrator) ? 0.0 : sim.step);
+  sim.relative_tolerance = parsed.number("--rtol", sim.relative_tolerance);
+  sim.absolute_tolerance = parsed.number("--atol", sim.absolute_tolerance);
   if (!parseJacobian(parsed.value("--jacobian", "analytic"), sim.jacobian))
     throw UsageError{"unknown --jacobian '" + parsed.value("--jacobian") + "' (analytic, fd)"};
   if (!(sim.output_interval > 0.0) || !(sim.t_end > 0.0))

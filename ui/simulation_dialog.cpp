@@ -23,6 +23,7 @@ struct IntegratorChoice {
 
 constexpr IntegratorChoice kIntegrators[] = {
     {"BDF (variable step and order, SUNDIALS)", IntegratorKind::Bdf},
+    {"IDA (BDF on the residual form, SUNDIALS; no closed chains)", IntegratorKind::Ida},
     {"Implicit Euler (fixed step)", IntegratorKind::ImplicitEuler},
     {"Newmark-beta (fixed step)", IntegratorKind::Newmark},
     {"Runge-Kutta 4 (explicit, fixed step)", IntegratorKind::Rk4},
@@ -55,7 +56,7 @@ SimulationDialog::SimulationDialog(const SimulationOptions& options, Analysis an
   }
   integrator_->setCurrentIndex(integrator_->findData(static_cast<int>(options.integrator)));
   form_->addRow(tr("Integrator:"), integrator_);
-  step_ = addNumber(tr("Step (BDF: maximum, 0 = none):"), tr("s"), options.step, "step");
+  step_ = addNumber(tr("Step (BDF, IDA: maximum, 0 = none):"), tr("s"), options.step, "step");
   relative_tolerance_ =
       addNumber(tr("Relative tolerance:"), QString(), options.relative_tolerance, "rtol");
   absolute_tolerance_ =
@@ -106,10 +107,11 @@ QString SimulationDialog::problem() const {
     return tr("The duration must be a positive number of seconds.");
   if (!interval || *interval <= 0.0) return tr("The output interval must be positive.");
   if (*interval > *duration) return tr("The output interval must not exceed the duration.");
-  const bool bdf = integrator_->currentData().toInt() == static_cast<int>(IntegratorKind::Bdf);
-  if (!step || *step < 0.0 || (!bdf && *step == 0.0)) {
-    return bdf ? tr("The maximum step must be zero (none) or positive.")
-               : tr("The step of a fixed-step integrator must be positive.");
+  const bool variable =
+      variableStep(static_cast<IntegratorKind>(integrator_->currentData().toInt()));
+  if (!step || *step < 0.0 || (!variable && *step == 0.0)) {
+    return variable ? tr("The maximum step must be zero (none) or positive.")
+                    : tr("The step of a fixed-step integrator must be positive.");
   }
   if (!rtol || *rtol <= 0.0 || *rtol >= 1.0)
     return tr("The relative tolerance must lie in (0, 1).");

@@ -124,14 +124,14 @@ void solveTreeRows(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
   x = X;
 }
 
+}  // namespace
+
 bool factorMassMatrix(const Model& model, Data& data) {
   if (data.mass_factor_kind == kFactorUnset) data.mass_factor_kind = chooseFactor(model, data);
   if (data.mass_factor_kind == kFactorTree) return factorTree(data);
   data.M_factor.compute(data.M);
   return data.M_factor.info() == Eigen::Success;
 }
-
-}  // namespace
 
 void solveMassMatrix(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
   if (data.mass_factor_kind != kFactorTree) {

@@ -24,6 +24,12 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
                                        double t = 0.0);
 
+/// \brief Factors data.M as forwardDynamics() does (dense Cholesky, or along the coordinate tree
+/// for branched models), for solveMassMatrix(). The kind is chosen from the first M factored,
+/// so a later M must keep its sparsity (zeroed rows and columns do). Allocation-free.
+/// \return false when M is not positive definite
+bool factorMassMatrix(const Model& model, Data& data);
+
 /// \brief x = M^-1 x with the factor of M from the last forwardDynamics(): data.M_factor, or for
 /// branched models a tree-sparse M = L^T L (data.M_tree_factor, O(n depth) instead of O(n^2)).
 void solveMassMatrix(Data& data, Eigen::Ref<Eigen::MatrixXd> x);

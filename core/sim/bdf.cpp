@@ -5,34 +5,23 @@
 // to tolerance.
 
 #include <cvodes/cvodes.h>
-#include <nvector/nvector_serial.h>
 
 #include "core/sim/second_order_linear_solver.hpp"
-#include "core/sim/simulation.hpp"
+#include "core/sim/sundials_stepper.hpp"
 
 namespace tendril::detail {
 namespace {
 
-class BdfStepper final : public Stepper {
+constexpr SundialsCalls kCvode{"CVODE", CVodeFree, CVodeGetNumSteps, CVodeGetQuad,
+                               CVodeGetReturnFlagName};
+
+class BdfStepper final : public SundialsStepper {
  public:
   BdfStepper(DynamicsSystem& system, const SimulationOptions& options)
-      : system_(system), options_(options), n_(system.model().nv) {
-    SUNContext_Create(nullptr, &context_);
-  }
-
-  ~BdfStepper() override {
-    release();
-    SUNContext_Free(&context_);
-  }
+      : SundialsStepper(system, options, kCvode) {}
 
   void reset(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) override {
-    release();
-    y_ = N_VNew_Serial(2 * n_, context_);
-    quadrature_ = N_VNew_Serial(1, context_);
-    toEigen(y_).head(n_) = q0;
-    toEigen(y_).tail(n_) = v0;
-    NV_Ith_S(quadrature_, 0) = 0.0;
-    dissipated_ = 0.0;
+    resetCommon(q0, v0, makeSecondOrderMatrix);
     memory_ = CVodeCreate(CV_BDF, context_);
     CVodeInit(memory_, rightHandSide, t0, y_);
     CVodeSetUserData(memory_, this);
@@ -41,8 +30,6 @@ class BdfStepper final : public Stepper {
     CVodeSetMaxNumSteps(memory_, 1000000);
     CVodeSetMinStep(memory_, options_.min_step);
     if (options_.step > 0.0) CVodeSetMaxStep(memory_, options_.step);
-    matrix_ = makeSecondOrderMatrix(n_, context_);
-    solver_ = makeSecondOrderLinearSolver(n_, context_);
     CVodeSetLinearSolver(memory_, solver_, matrix_);
     CVodeSetLinSysFn(memory_, linearSystem);
     // CVODE's reuse heuristics stay at their defaults (a Jacobian at least every 51 steps, the
@@ -52,48 +39,21 @@ class BdfStepper final : public Stepper {
     CVodeQuadInit(memory_, dissipationRate, quadrature_);
     CVodeQuadSStolerances(memory_, options_.relative_tolerance, options_.absolute_tolerance);
     CVodeSetQuadErrCon(memory_, SUNTRUE);  // the damping work is part of the error control
-    q_.resize(n_);
-    v_.resize(n_);
   }
 
   bool advanceTo(double t_out, Eigen::VectorXd& q, Eigen::VectorXd& v,
                  std::string& error) override {
     double t_reached = 0.0;
     last_error_.clear();
-    const int flag = CVode(memory_, t_out, y_, &t_reached, CV_NORMAL);
-    q = toEigen(y_).head(n_);
-    v = toEigen(y_).tail(n_);
-    if (flag < 0) {
-      error = last_error_.empty() ? std::string("CVODE failed: ") + CVodeGetReturnFlagName(flag)
-                                  : last_error_;
-      return false;
-    }
-    double t = 0.0;
-    if (CVodeGetQuad(memory_, &t, quadrature_) == CV_SUCCESS)
-      dissipated_ = NV_Ith_S(quadrature_, 0);
-    return true;
-  }
-
-  double dissipated() const override { return dissipated_; }
-
-  long steps() const override {
-    long steps = 0;
-    if (memory_) CVodeGetNumSteps(memory_, &steps);
-    return steps;
+    return finishAdvance(CVode(memory_, t_out, y_, &t_reached, CV_NORMAL), q, v, error);
   }
 
  private:
-  static Eigen::Map<Eigen::VectorXd> toEigen(N_Vector x) {
-    return Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(x), N_VGetLength(x));
-  }
-
   // x' = [v; FD(t, q, v)]; a non-finite acceleration asks CVODE to retry with a smaller step
   static int rightHandSide(double t, N_Vector y, N_Vector y_dot, void* user) {
     auto* self = static_cast<BdfStepper*>(user);
     const int n = self->n_;
-    const auto x = toEigen(y);
-    self->q_ = x.head(n);
-    self->v_ = x.tail(n);
+    self->unpack(y);
     auto x_dot = toEigen(y_dot);
     x_dot.head(n) = self->v_;
     x_dot.tail(n) = self->system_.acceleration(t, self->q_, self->v_);
@@ -110,10 +70,7 @@ class BdfStepper final : public Stepper {
     *jcur = jok ? SUNFALSE : SUNTRUE;
     if (jok) return 0;
     auto* self = static_cast<BdfStepper*>(user);
-    const int n = self->n_;
-    const auto x = toEigen(y);
-    self->q_ = x.head(n);
-    self->v_ = x.tail(n);
+    self->unpack(y);
     self->system_.jacobian(t, self->q_, self->v_, blocks.dqdd_dq, blocks.dqdd_dv);
     return blocks.dqdd_dq.allFinite() && blocks.dqdd_dv.allFinite() ? 0 : 1;
   }
@@ -124,35 +81,6 @@ class BdfStepper final : public Stepper {
     NV_Ith_S(rate, 0) = self->system_.dissipationRate(self->v_);
     return 0;
   }
-
-  static void errorHandler(int /*code*/, const char* /*module*/, const char* /*function*/,
-                           char* message, void* user) {
-    static_cast<BdfStepper*>(user)->last_error_ = message;
-  }
-
-  void release() {
-    if (memory_) CVodeFree(&memory_);
-    if (solver_) SUNLinSolFree(solver_);
-    if (matrix_) SUNMatDestroy(matrix_);
-    if (y_) N_VDestroy(y_);
-    if (quadrature_) N_VDestroy(quadrature_);
-    memory_ = nullptr;
-    solver_ = nullptr;
-    matrix_ = nullptr;
-    y_ = quadrature_ = nullptr;
-  }
-
-  DynamicsSystem& system_;
-  const SimulationOptions& options_;
-  const int n_;
-  SUNContext context_ = nullptr;
-  void* memory_ = nullptr;
-  N_Vector y_ = nullptr, quadrature_ = nullptr;
-  SUNMatrix matrix_ = nullptr;
-  SUNLinearSolver solver_ = nullptr;
-  Eigen::VectorXd q_, v_;
-  std::string last_error_;
-  double dissipated_ = 0.0;  ///< damping work at the last output time
 };
 
 }  // namespace

@@ -1,6 +1,9 @@
 #include "core/sim/dynamics_system.hpp"
 
+#include <stdexcept>
+
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/dynamics_residual.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
@@ -49,7 +52,14 @@ DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacob
       data_(model),
       jacobian_(std::move(jacobian)),
       analytic_(dynamic_cast<const AnalyticJacobian*>(jacobian_.get()) != nullptr),
-      tau_(model.nv) {
+      tau_(model.nv),
+      q_r_(model.nq),
+      v_r_(model.nv),
+      a_r_(model.nv),
+      r_(model.nv),
+      r_plus_(model.nv),
+      r_minus_(model.nv),
+      damping_force_(model.nv) {
   if (hasConstraints(model)) constrained_ = std::make_unique<ConstrainedDynamicsData>(model);
 }
 
@@ -112,6 +122,101 @@ void DynamicsSystem::constrainedJacobian(double t, const Eigen::VectorXd& q,
   }
 }
 
+void DynamicsSystem::prescribeResidualState(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                            const Eigen::Ref<const Eigen::VectorXd>& v,
+                                            const Eigen::Ref<const Eigen::VectorXd>& a) {
+  if (model_.n_constraints > 0)
+    throw std::logic_error("the residual form of the dynamics does not handle closed chains");
+  q_r_ = q;
+  v_r_ = v;
+  a_r_ = a;
+  for (const CompiledPrescribedCoordinate& p : model_.prescribed) {
+    q_r_(p.coordinate) = p.position(t);
+    v_r_(p.coordinate) = p.position.derivative(t, 1);
+    a_r_(p.coordinate) = p.position.derivative(t, 2);
+  }
+}
+
+const Eigen::VectorXd& DynamicsSystem::residual(double t,
+                                                const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                const Eigen::Ref<const Eigen::VectorXd>& a) {
+  ++evaluations_;
+  prescribeResidualState(t, q, v, a);
+  dynamicsResidual(model_, data_, q_r_, v_r_, a_r_, t, r_);
+  // a prescribed coordinate follows f'' (its q and v follow by integration, and are replaced by
+  // f and f' wherever the dynamics reads them)
+  for (const CompiledPrescribedCoordinate& p : model_.prescribed)
+    r_(p.coordinate) = a(p.coordinate) - a_r_(p.coordinate);
+  return r_;
+}
+
+bool DynamicsSystem::residualJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const Eigen::Ref<const Eigen::VectorXd>& v,
+                                      const Eigen::Ref<const Eigen::VectorXd>& a,
+                                      Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
+  ++jacobian_evaluations_;
+  dqdd_dq.resize(model_.nv, model_.nq);
+  dqdd_dv.resize(model_.nv, model_.nv);
+  prescribeResidualState(t, q, v, a);
+  if (analytic_) {
+    dynamicsResidualDerivatives(model_, data_, q_r_, v_r_, a_r_, t, dqdd_dq, dqdd_dv);
+  } else {
+    residualDifferences(t, q_r_, dqdd_dq);
+    residualDifferences(t, v_r_, dqdd_dv);
+    massMatrix(model_, data_, q_r_);  // the residual is linear in a: dr/da = M exactly
+  }
+  // the prescribed coordinates: the dynamics never sees their state, and r_k = a_k - f''(t)
+  for (const CompiledPrescribedCoordinate& p : model_.prescribed) {
+    for (Eigen::MatrixXd* block : {&dqdd_dq, &dqdd_dv}) {
+      block->col(p.coordinate).setZero();
+      block->row(p.coordinate).setZero();
+    }
+  }
+  // dFD = -M^-1 dr
+  prescribeMass();
+  if (!factorMassMatrix(model_, data_)) return false;
+  dqdd_dq = -dqdd_dq;
+  dqdd_dv = -dqdd_dv;
+  solveMassMatrix(data_, dqdd_dq);
+  solveMassMatrix(data_, dqdd_dv);
+  return true;
+}
+
+const Eigen::MatrixXd& DynamicsSystem::residualMassMatrix() {
+  massMatrixFromKinematics(model_, data_);
+  prescribeMass();
+  return data_.M;
+}
+
+bool DynamicsSystem::factorResidualMass() {
+  return factorMassMatrix(model_, data_);
+}
+
+// data.M with the rows and columns of the prescribed coordinates those of the identity (r_k =
+// a_k - f'')
+void DynamicsSystem::prescribeMass() {
+  for (const CompiledPrescribedCoordinate& p : model_.prescribed) {
+    data_.M.col(p.coordinate).setZero();
+    data_.M.row(p.coordinate).setZero();
+    data_.M(p.coordinate, p.coordinate) = 1.0;
+  }
+}
+
+// central differences of dynamicsResidual() in x, one of q_r_, v_r_, a_r_ (restored on return)
+void DynamicsSystem::residualDifferences(double t, Eigen::VectorXd& x, Eigen::MatrixXd& dr_dx) {
+  constexpr double kStep = 1e-6;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    const double x_i = x(i);
+    x(i) = x_i + kStep;
+    dynamicsResidual(model_, data_, q_r_, v_r_, a_r_, t, r_plus_);
+    x(i) = x_i - kStep;
+    dynamicsResidual(model_, data_, q_r_, v_r_, a_r_, t, r_minus_);
+    x(i) = x_i;
+    dr_dx.col(i) = (r_plus_ - r_minus_) / (2.0 * kStep);
+  }
+}
+
 Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Energies e;
   // 1/2 sum of eta^T (M + M_A) eta over the frames: v^T M v / 2 in O(n), without M; the twists
@@ -132,8 +237,9 @@ Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorX
   return e;
 }
 
-double DynamicsSystem::dissipationRate(const Eigen::VectorXd& v) const {
-  return v.dot(model_.D * v);
+double DynamicsSystem::dissipationRate(const Eigen::VectorXd& v) {
+  damping_force_.noalias() = model_.D * v;  // v.dot(D * v) would allocate the product
+  return v.dot(damping_force_);
 }
 
 }  // namespace tendril

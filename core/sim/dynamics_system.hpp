@@ -1,6 +1,7 @@
 #pragma once
 // The first-order system x = [q; v], x' = [v; FD(t, q, v)] that every integrator advances, with
-// its Jacobian (the plug-in point for analytical derivatives) and energy bookkeeping.
+// its Jacobian (the plug-in point for analytical derivatives) and energy bookkeeping; and the same
+// dynamics as a residual r(t, q, v, qdd) = ID - tau for the integrator on the implicit form (IDA).
 
 #include <Eigen/Core>
 #include <memory>
@@ -59,11 +60,37 @@ class DynamicsSystem {
   /// \brief dFD/dq and dFD/dv at (t, q, v).
   void jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                 Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
+  /// \brief The equations of motion as a residual, zero exactly when a = acceleration(t, q, v):
+  /// dynamicsResidual() (ID(q, v, a, t) - B u(t) + K q + D v) on the free coordinates; a
+  /// prescribed coordinate enters q, v, a as f(t), f'(t), f''(t) and its row is a_k - f''(t).
+  /// Closed chains are not supported (throws std::logic_error). Counted as an evaluation.
+  /// \return a reference into the workspace (nv)
+  const Eigen::VectorXd& residual(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                                  const Eigen::Ref<const Eigen::VectorXd>& v,
+                                  const Eigen::Ref<const Eigen::VectorXd>& a);
+  /// \brief The Jacobian of the residual form as forward-dynamics derivatives: dr/dq and dr/dv
+  /// of residual() at (t, q, v, a) (dynamicsResidualDerivatives() when the Jacobian is analytical,
+  /// else central differences of the residual) times -M(q)^-1, which is dFD/dq and dFD/dv when
+  /// a = FD(q, v). The prescribed rows and columns are zero. Leaves M(q) factored in data() for
+  /// solveMassMatrix() (valid until the next factorisation: factorResidualMass(), or the
+  /// forwardDynamics() of acceleration() for an unconstrained model). Allocation-free.
+  /// \return false when M is not positive definite
+  bool residualJacobian(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                        const Eigen::Ref<const Eigen::VectorXd>& v,
+                        const Eigen::Ref<const Eigen::VectorXd>& a, Eigen::MatrixXd& dqdd_dq,
+                        Eigen::MatrixXd& dqdd_dv);
+  /// \brief dr/da = M at the configuration of the last residual() (one composite-inertia pass on
+  /// the kinematics it left in data(); the prescribed rows and columns are those of the
+  /// identity), into data().M. \pre residual() was the last evaluation.
+  const Eigen::MatrixXd& residualMassMatrix();
+  /// \brief Factors data().M (as left by residualMassMatrix()) for solveMassMatrix().
+  /// \return false when it is not positive definite
+  bool factorResidualMass();
   /// \brief Kinetic, gravitational and elastic energy at (q, v); dissipated is left at 0. Leaves
   /// the kinematics of q (poses, twists) in data().
   Energies energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
-  /// \brief Power dissipated by material damping, v^T D v [W].
-  double dissipationRate(const Eigen::VectorXd& v) const;
+  /// \brief Power dissipated by material damping, v^T D v [W]. Allocation-free.
+  double dissipationRate(const Eigen::VectorXd& v);
 
   const Model& model() const { return model_; }
   Data& data() { return data_; }
@@ -96,6 +123,16 @@ class DynamicsSystem {
                            Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
   std::unique_ptr<ConstrainedDynamicsData> constrained_;
   Eigen::VectorXd q_fd_, v_fd_, qdd_plus_;
+
+  // the residual form: the state with the prescribed entries overwritten, the residual, and
+  // central-difference scratch
+  void prescribeResidualState(double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                              const Eigen::Ref<const Eigen::VectorXd>& v,
+                              const Eigen::Ref<const Eigen::VectorXd>& a);
+  void residualDifferences(double t, Eigen::VectorXd& x, Eigen::MatrixXd& dr_dx);
+  void prescribeMass();
+  Eigen::VectorXd q_r_, v_r_, a_r_, r_, r_plus_, r_minus_;
+  Eigen::VectorXd damping_force_;  // D v
 };
 
 }  // namespace tendril

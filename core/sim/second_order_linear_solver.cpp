@@ -5,19 +5,22 @@
 
 #include <Eigen/Core>
 #include <Eigen/LU>
+#include <cmath>
+
+#include "core/algorithm/forward_dynamics.hpp"
 
 namespace tendril {
 namespace {
 
 struct Content {
   explicit Content(int size)
-      : n(size), lower_left(size, size), reduced(size, size), lu(size), rhs(size) {}
+      : n(size), lower_left(size, size), reduced(size, size), lu(size), rhs(size), scaled_q(size) {}
   int n;
-  double gamma = 0.0;
-  Eigen::MatrixXd lower_left;  // A21 = -gamma dFD/dq
-  Eigen::MatrixXd reduced;     // A22 + gamma A21
+  double beta = 0.0;           // the top block row is [I, -beta I]
+  Eigen::MatrixXd lower_left;  // A21
+  Eigen::MatrixXd reduced;     // A22 + beta A21
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
-  Eigen::VectorXd rhs;
+  Eigen::VectorXd rhs, scaled_q;
   int last_flag = SUNLS_SUCCESS;
 };
 
@@ -35,54 +38,72 @@ int initialize(SUNLinearSolver) {
   return SUNLS_SUCCESS;
 }
 
-// A21 and A22 + gamma A21 from a 2n x 2n dense A
+// A21 and A22 + gamma A21 from a 2n x 2n dense A = [[I, -gamma I], [A21, A22]]
 void reduceDense(Content& c, SUNMatrix matrix) {
   const int n = c.n;
   const Eigen::Map<const Eigen::MatrixXd> a(SUNDenseMatrix_Data(matrix), 2 * n, 2 * n);
-  c.gamma = -a(0, n);  // the top-right block is -gamma I
+  c.beta = -a(0, n);  // the top-right block is -gamma I
   c.lower_left = a.bottomLeftCorner(n, n);
   c.reduced = a.bottomRightCorner(n, n);
-  c.reduced.noalias() += c.gamma * c.lower_left;
+  c.reduced.noalias() += c.beta * c.lower_left;
 }
 
-// the same from the blocks: A21 = -gamma dFD/dq, A22 + gamma A21 = I - gamma dFD/dv - gamma^2
-// dFD/dq
-void reduceBlocks(Content& c, const SecondOrderBlocks& blocks) {
-  c.gamma = blocks.gamma;
-  c.lower_left = -c.gamma * blocks.dqdd_dq;
-  c.reduced = c.gamma * c.lower_left;
-  c.reduced.noalias() -= c.gamma * blocks.dqdd_dv;
+// CVODE's blocks: A21 = -gamma dFD/dq, A22 + gamma A21 = I - gamma dFD/dv - gamma^2 dFD/dq
+void reduce(Content& c, double gamma, const Eigen::MatrixXd& dqdd_dq,
+            const Eigen::MatrixXd& dqdd_dv) {
+  c.beta = gamma;
+  c.lower_left = -gamma * dqdd_dq;
+  c.reduced = gamma * c.lower_left;
+  c.reduced.noalias() -= gamma * dqdd_dv;
   c.reduced.diagonal().array() += 1.0;
 }
 
-SUNMatrix_ID matrixId(SUNMatrix) {
+SUNMatrix_ID secondOrderId(SUNMatrix) {
+  return SUNMATRIX_CUSTOM;
+}
+SUNMatrix_ID residualId(SUNMatrix) {
   return SUNMATRIX_CUSTOM;
 }
 
 int setup(SUNLinearSolver solver, SUNMatrix matrix) {
   Content& c = content(solver);
-  if (matrix->ops->getid == matrixId) {  // from makeSecondOrderMatrix()
-    reduceBlocks(c, secondOrderBlocks(matrix));
+  if (matrix->ops->getid == secondOrderId) {
+    const SecondOrderBlocks& blocks = secondOrderBlocks(matrix);
+    reduce(c, blocks.gamma, blocks.dqdd_dq, blocks.dqdd_dv);
+  } else if (matrix->ops->getid == residualId) {
+    const ResidualBlocks& blocks = residualBlocks(matrix);
+    reduce(c, 1.0 / blocks.c, blocks.dqdd_dq, blocks.dqdd_dv);
   } else {
     reduceDense(c, matrix);
   }
   c.lu.compute(c.reduced);
-  // a zero or non-finite pivot: recoverable, CVODE retries with a smaller step
+  // a zero or non-finite pivot: recoverable, the integrator retries with a smaller step
   const double smallest_pivot = c.lu.matrixLU().diagonal().cwiseAbs().minCoeff();
   c.last_flag =
       smallest_pivot > 0.0 && std::isfinite(smallest_pivot) ? SUNLS_SUCCESS : SUNLS_LUFACT_FAIL;
   return c.last_flag;
 }
 
-int solve(SUNLinearSolver solver, SUNMatrix, N_Vector x, N_Vector b, realtype) {
+int solve(SUNLinearSolver solver, SUNMatrix matrix, N_Vector x, N_Vector b, realtype) {
   Content& c = content(solver);
   const int n = c.n;
   const Eigen::Map<const Eigen::VectorXd> rhs(N_VGetArrayPointer(b), 2 * n);
   Eigen::Map<Eigen::VectorXd> out(N_VGetArrayPointer(x), 2 * n);
-  c.rhs = rhs.tail(n);
-  c.rhs.noalias() -= c.lower_left * rhs.head(n);
+  // x and b are distinct vectors in CVODE and IDA
+  if (matrix->ops->getid == residualId) {
+    // diag(I, M) [[c I, -I], [-dFD/dq, c I - dFD/dv]] x = b is the CVODE system with
+    // gamma = 1 / c on gamma [b_q; M^-1 b_v]
+    const ResidualBlocks& blocks = residualBlocks(matrix);
+    c.scaled_q = c.beta * rhs.head(n);
+    c.rhs = c.beta * rhs.tail(n);
+    solveMassMatrix(*blocks.mass, c.rhs);
+  } else {
+    c.scaled_q = rhs.head(n);
+    c.rhs = rhs.tail(n);
+  }
+  c.rhs.noalias() -= c.lower_left * c.scaled_q;
   out.tail(n) = c.lu.solve(c.rhs);
-  out.head(n) = rhs.head(n) + c.gamma * out.tail(n);  // x and b are distinct vectors in CVODE
+  out.head(n) = c.scaled_q + c.beta * out.tail(n);
   c.last_flag = SUNLS_SUCCESS;
   return SUNLS_SUCCESS;
 }
@@ -99,25 +120,45 @@ int freeSolver(SUNLinearSolver solver) {
   return SUNLS_SUCCESS;
 }
 
+template <typename Blocks>
 void destroyMatrix(SUNMatrix matrix) {
   if (!matrix) return;
-  delete static_cast<SecondOrderBlocks*>(matrix->content);
+  delete static_cast<Blocks*>(matrix->content);
   matrix->content = nullptr;
   SUNMatFreeEmpty(matrix);
+}
+
+// the blocks are kept: IDA zeroes its matrix before every Jacobian call
+int keepBlocks(SUNMatrix) {
+  return 0;
+}
+
+template <typename Blocks>
+SUNMatrix makeBlockMatrix(int n, SUNContext context, SUNMatrix_ID (*getid)(SUNMatrix)) {
+  SUNMatrix matrix = SUNMatNewEmpty(context);
+  matrix->ops->getid = getid;
+  matrix->ops->zero = keepBlocks;
+  matrix->ops->destroy = destroyMatrix<Blocks>;
+  matrix->content = new Blocks(n);
+  return matrix;
 }
 
 }  // namespace
 
 SUNMatrix makeSecondOrderMatrix(int n, SUNContext context) {
-  SUNMatrix matrix = SUNMatNewEmpty(context);
-  matrix->ops->getid = matrixId;
-  matrix->ops->destroy = destroyMatrix;
-  matrix->content = new SecondOrderBlocks(n);
-  return matrix;
+  return makeBlockMatrix<SecondOrderBlocks>(n, context, secondOrderId);
 }
 
 SecondOrderBlocks& secondOrderBlocks(SUNMatrix matrix) {
   return *static_cast<SecondOrderBlocks*>(matrix->content);
+}
+
+SUNMatrix makeResidualMatrix(int n, SUNContext context) {
+  return makeBlockMatrix<ResidualBlocks>(n, context, residualId);
+}
+
+ResidualBlocks& residualBlocks(SUNMatrix matrix) {
+  return *static_cast<ResidualBlocks*>(matrix->content);
 }
 
 SUNLinearSolver makeSecondOrderLinearSolver(int n, SUNContext context) {

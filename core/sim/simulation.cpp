@@ -33,6 +33,8 @@ bool parseIntegrator(const std::string& name, IntegratorKind& kind) {
     kind = IntegratorKind::Newmark;
   else if (name == "bdf")
     kind = IntegratorKind::Bdf;
+  else if (name == "ida")
+    kind = IntegratorKind::Ida;
   else if (name == "rk4")
     kind = IntegratorKind::Rk4;
   else
@@ -50,8 +52,37 @@ std::string integratorName(IntegratorKind kind) {
       return "bdf";
     case IntegratorKind::Rk4:
       return "rk4";
+    case IntegratorKind::Ida:
+      return "ida";
   }
   return "?";
+}
+
+bool variableStep(IntegratorKind kind) {
+  return kind == IntegratorKind::Bdf || kind == IntegratorKind::Ida;
+}
+
+std::optional<std::string> unsupportedModel(const Model& model, IntegratorKind kind) {
+  if (kind != IntegratorKind::Ida || model.closed_chains.empty()) return std::nullopt;
+  return "the ida integrator does not handle closed chains (the model has " +
+         std::to_string(model.closed_chains.size()) + " closed-chain joint(s)): use bdf or newmark";
+}
+
+double maxTipDistance(const Model& model, const std::vector<Sample>& a,
+                      const std::vector<Sample>& b) {
+  Data data_a(model), data_b(model);
+  double worst = 0.0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) {
+    forwardKinematics(model, data_a, a[k].q);
+    forwardKinematics(model, data_b, b[k].q);
+    for (std::size_t i = 0; i < model.links.size(); ++i) {
+      if (!model.links[i].is_leaf) continue;
+      const int link = static_cast<int>(i);
+      worst = std::max(
+          worst, (linkTipPose(model, data_a, link).p - linkTipPose(model, data_b, link).p).norm());
+    }
+  }
+  return worst;
 }
 
 namespace {
@@ -67,6 +98,8 @@ std::unique_ptr<detail::Stepper> makeStepper(DynamicsSystem& system,
       return detail::makeBdf(system, options);
     case IntegratorKind::Rk4:
       return detail::makeRk4(system, options);
+    case IntegratorKind::Ida:
+      return detail::makeIda(system, options);
   }
   return nullptr;
 }
@@ -118,7 +151,9 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
   if (!(options.output_interval > 0.0) || !(options.t_end >= options.t_start)) {
     throw std::invalid_argument("the output interval must be positive and t_end >= t_start");
   }
-  const bool fixed_step = options.integrator != IntegratorKind::Bdf;
+  if (const auto reason = unsupportedModel(model, options.integrator))
+    throw std::invalid_argument(*reason);
+  const bool fixed_step = !variableStep(options.integrator);
   if (fixed_step ? !(options.step > 0.0) : !(options.step >= 0.0)) {
     throw std::invalid_argument(fixed_step ? "the step must be positive"
                                            : "the maximum step must be positive (or 0: none)");

@@ -1,10 +1,12 @@
 #pragma once
 // Time integration of the dynamics with output at a fixed interval: implicit Euler, Newmark-beta,
-// variable-step variable-order BDF (SUNDIALS CVODE) and explicit RK4 as a reference.
+// variable-step variable-order BDF on x' = [v; FD] (SUNDIALS CVODE) or on the residual form
+// ID(q, v, qdd) - tau = 0 (SUNDIALS IDA), and explicit RK4 as a reference.
 
 #include <Eigen/Core>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,10 +16,14 @@
 
 namespace tendril {
 
-enum class IntegratorKind { ImplicitEuler, Newmark, Bdf, Rk4 };
+/// \brief Bdf integrates x' = [v; FD(q, v)] (one forward dynamics per right-hand side); Ida the
+/// same BDF formulas on the residual form [q' - v; ID(q, v, v') - tau] = 0 (one inverse dynamics
+/// per residual, no mass matrix); both vary their step and order.
+enum class IntegratorKind { ImplicitEuler, Newmark, Bdf, Rk4, Ida };
 
 /// \brief Where the implicit methods get dFD/dq, dFD/dv: the analytical recursion of
-/// theory-gvs.md section 5, or central finite differences of the forward dynamics.
+/// theory-gvs.md section 5, or central finite differences of the forward dynamics (IDA: of the
+/// residual, dr/dq and dr/dv, times -M^-1).
 enum class JacobianKind { Analytic, FiniteDifference };
 
 /// \brief Runtime knobs of a simulation (never part of the Model).
@@ -26,9 +32,9 @@ struct SimulationOptions {
   double t_end = 1.0;             ///< [s]
   double output_interval = 0.01;  ///< time between recorded samples [s]
   IntegratorKind integrator = IntegratorKind::Bdf;
-  double step = 1e-3;  ///< fixed-step integrators: step size [s]; BDF: maximum step (0 = none)
+  double step = 1e-3;  ///< fixed-step integrators: step size [s]; BDF, IDA: maximum step (0 = none)
   double relative_tolerance =
-      1e-6;  ///< BDF error control; Newton convergence of the implicit methods
+      1e-6;  ///< BDF and IDA error control; Newton convergence of the implicit methods
   double absolute_tolerance = 1e-8;
   double newmark_beta = 0.25;  ///< (beta, gamma) = (1/4, 1/2): trapezoidal, no numerical damping
   double newmark_gamma = 0.5;
@@ -50,7 +56,8 @@ struct Sample {
 
 struct SimulationStatistics {
   long steps = 0;            ///< accepted integrator steps
-  long rhs_evaluations = 0;  ///< forward-dynamics evaluations outside Jacobians
+  long rhs_evaluations = 0;  ///< dynamics evaluations outside Jacobians: forward dynamics, or
+                             ///< inverse-dynamics residuals for IDA
   long jacobian_evaluations = 0;
   double wall_time = 0.0;  ///< [s]
 };
@@ -76,15 +83,27 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
                           std::unique_ptr<DynamicsJacobian> jacobian = nullptr,
                           const SampleCallback& on_sample = {});
 
+/// \brief The largest distance between the leaf-link tips of two runs over their common samples
+/// [m] (how far two integrators, tolerances or Jacobians part).
+double maxTipDistance(const Model& model, const std::vector<Sample>& a,
+                      const std::vector<Sample>& b);
+
 /// \brief The Jacobian of a kind: AnalyticJacobian or FiniteDifferenceJacobian (central).
 std::unique_ptr<DynamicsJacobian> makeJacobian(JacobianKind kind);
 
 /// \brief Parses "analytic", "fd". \return false for an unknown name
 bool parseJacobian(const std::string& name, JacobianKind& kind);
 
-/// \brief Parses "implicit-euler", "newmark", "bdf", "rk4". \return false for an unknown name
+/// \brief Parses "implicit-euler", "newmark", "bdf", "ida", "rk4". \return false for an unknown
+/// name
 bool parseIntegrator(const std::string& name, IntegratorKind& kind);
 std::string integratorName(IntegratorKind kind);
+/// \brief Whether the integrator varies its step (BDF, IDA: options.step is then a maximum).
+bool variableStep(IntegratorKind kind);
+
+/// \brief Why an integrator cannot run a model, as one sentence naming what to use instead
+/// (IDA and closed chains), or nothing. simulate() throws std::invalid_argument with it.
+std::optional<std::string> unsupportedModel(const Model& model, IntegratorKind kind);
 
 namespace detail {
 
@@ -107,6 +126,7 @@ std::unique_ptr<Stepper> makeImplicitEuler(DynamicsSystem& system,
                                            const SimulationOptions& options);
 std::unique_ptr<Stepper> makeNewmark(DynamicsSystem& system, const SimulationOptions& options);
 std::unique_ptr<Stepper> makeBdf(DynamicsSystem& system, const SimulationOptions& options);
+std::unique_ptr<Stepper> makeIda(DynamicsSystem& system, const SimulationOptions& options);
 
 }  // namespace detail
 }  // namespace tendril

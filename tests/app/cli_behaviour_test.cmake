@@ -73,6 +73,13 @@ if(NOT row_count EQUAL 7 OR NOT header MATCHES "^t,q:rod/div0/torsion/0,.*,tip:r
 endif()
 run_cli(2 simulate ${EXAMPLES}/soft_cantilever.json --integrator leapfrog)
 expect_one_line_reason("${cli_err}" "unknown integrator 'leapfrog'")
+# ida: runs an unconstrained model; a model with closed chains is a usage error naming bdf, newmark
+run_cli(0 simulate ${EXAMPLES}/soft_cantilever.json --integrator ida --t-end 0.1 --quiet)
+if(NOT cli_out MATCHES "integrator: ida, [0-9]+ steps")
+  message(FATAL_ERROR "simulate --integrator ida:\n${cli_out}")
+endif()
+run_cli(2 simulate ${EXAMPLES}/parallel_robot.json --integrator ida --t-end 0.1)
+expect_one_line_reason("${cli_err}" "ida integrator does not handle closed chains.*use bdf or newmark")
 run_cli(2 simulate ${EXAMPLES}/soft_cantilever.json --t-end soon)
 expect_one_line_reason("${cli_err}" "expects a number")
 # a diverging run exits 1, says when, and still writes what it computed

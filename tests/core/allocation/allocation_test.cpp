@@ -1,9 +1,12 @@
 // The recursive algorithms allocate nothing once Data is built (core/model/data.hpp's contract):
-// kinematics, inverse dynamics, mass matrix, actuation and forward dynamics, on every example.
+// kinematics, inverse dynamics, mass matrix, actuation and forward dynamics, on every example; nor
+// do the callbacks of the SUNDIALS integrators (the residual form's residual, Jacobian and mass
+// refresh, the block linear solver) nor, once started, their steps.
 // malloc is interposed in this executable (glibc's __libc_malloc underneath) to count calls; the
 // executable is not built with the sanitizers, which interpose malloc themselves.
 
 #include <gtest/gtest.h>
+#include <nvector/nvector_serial.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -19,6 +22,9 @@
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/io/json_io.hpp"
+#include "core/sim/dynamics_system.hpp"
+#include "core/sim/second_order_linear_solver.hpp"
+#include "core/sim/simulation.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -120,6 +126,78 @@ TEST(AllocationTest, ConstrainedDynamicsAllocatesNothing) {
     EXPECT_EQ(allocationsDuring(
                   [&] { indexThreeJacobian(model, data, cdd, q, v, a, lambda, 0.5, 2e3, 4e6, J); }),
               0);
+  }
+}
+
+TEST(AllocationTest, ResidualFormAllocatesNothing) {
+  // what IDA calls back: the residual, the Jacobian (analytic and central differences), the mass
+  // refresh, and the setup and solve of the block linear solver
+  for (const char* stem :
+       {"paper_cable_manipulator", "paper_hybrid_serial_robot", "underwater_robot"}) {
+    SCOPED_TRACE(stem);
+    const Model model = buildModel(
+        loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+    const int n = model.nv;
+    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.03, 0.04);
+    const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(n, 0.5, -0.2);
+    const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(n, -1.0, 1.0);
+    for (JacobianKind kind : {JacobianKind::Analytic, JacobianKind::FiniteDifference}) {
+      DynamicsSystem system(model, makeJacobian(kind));
+      SUNContext context = nullptr;
+      SUNContext_Create(nullptr, &context);
+      SUNMatrix matrix = makeResidualMatrix(n, context);
+      SUNLinearSolver solver = makeSecondOrderLinearSolver(n, context);
+      N_Vector x = N_VNew_Serial(2 * n, context), b = N_VNew_Serial(2 * n, context);
+      N_VConst(1.0, b);
+      ResidualBlocks& blocks = residualBlocks(matrix);
+      blocks.c = 2e3;
+      blocks.mass = &system.data();
+      EXPECT_EQ(allocationsDuring([&] { system.residual(0.5, q, v, a); }), 0);
+      EXPECT_EQ(allocationsDuring(
+                    [&] { system.residualJacobian(0.5, q, v, a, blocks.dqdd_dq, blocks.dqdd_dv); }),
+                0);
+      EXPECT_EQ(allocationsDuring([&] {
+                  system.residual(0.5, q, v, a);
+                  system.residualMassMatrix();
+                  system.factorResidualMass();
+                }),
+                0);
+      EXPECT_EQ(allocationsDuring([&] { SUNLinSolSetup(solver, matrix); }), 0);
+      EXPECT_EQ(allocationsDuring([&] { SUNLinSolSolve(solver, matrix, x, b, 0.0); }), 0);
+      N_VDestroy(x);
+      N_VDestroy(b);
+      SUNLinSolFree(solver);
+      SUNMatDestroy(matrix);
+      SUNContext_Free(&context);
+    }
+  }
+}
+
+TEST(AllocationTest, SundialsStepsAllocateNothing) {
+  // once an integrator has taken its first steps (lazily sized workspaces), advancing it to the
+  // next output time allocates nothing: every callback, and the integrators themselves
+  for (const char* stem : {"paper_cable_manipulator", "paper_hybrid_serial_robot"}) {
+    const Model model = buildModel(
+        loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+    for (IntegratorKind kind : {IntegratorKind::Bdf, IntegratorKind::Ida}) {
+      SCOPED_TRACE(std::string(stem) + " " + integratorName(kind));
+      SimulationOptions options;
+      options.integrator = kind;
+      options.step = 0.0;
+      options.relative_tolerance = 1e-4;
+      options.absolute_tolerance = 1e-6;
+      DynamicsSystem system(model, makeJacobian(JacobianKind::Analytic));
+      const auto stepper = kind == IntegratorKind::Bdf ? detail::makeBdf(system, options)
+                                                       : detail::makeIda(system, options);
+      Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq), v = Eigen::VectorXd::Zero(model.nv);
+      stepper->reset(0.0, q, v);
+      std::string error;
+      double t = 0.0;
+      ASSERT_TRUE(stepper->advanceTo(t += 0.05, q, v, error)) << error;
+      const long steps = stepper->steps();
+      EXPECT_EQ(allocationsDuring([&] { stepper->advanceTo(t += 0.05, q, v, error); }), 0);
+      EXPECT_GT(stepper->steps(), steps + 2);  // it really stepped
+    }
   }
 }
 

@@ -199,7 +199,8 @@ TEST_P(JointControlTest, PrescribedJointFollowsItsFunctionAndEffortMatchesInvers
 
 INSTANTIATE_TEST_SUITE_P(Integrators, JointControlTest,
                          ::testing::Values(IntegratorKind::Bdf, IntegratorKind::Newmark,
-                                           IntegratorKind::ImplicitEuler, IntegratorKind::Rk4));
+                                           IntegratorKind::ImplicitEuler, IntegratorKind::Rk4,
+                                           IntegratorKind::Ida));
 
 TEST(ConstrainedSimulationTest, DrivenFourBarFollowsTheCrank) {
   // joint control and a closed chain together: the crank turns at a prescribed rate
