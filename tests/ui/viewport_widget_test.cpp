@@ -130,7 +130,7 @@ TEST_F(ViewportWidgetTest, SaveScreenshotWritesAPng) {
 }
 
 TEST(ViewportWidgetContext, SurvivesMovingToAnotherWindow) {
-  // re-parenting destroys the OpenGL context; VTK must let go of it and start again
+  // the view keeps rendering when it moves to another top-level window
   QWidget first_window;
   first_window.resize(400, 300);
   auto* viewport = new ViewportWidget(&first_window);
