@@ -8,6 +8,7 @@
 // selection is the JSON pointer of an item ("" for the robot, "/links/2", "/cables/0", ...) shared
 // by the model tree, the property panel and the viewport highlight.
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QStringList>
 #include <array>
@@ -289,6 +290,7 @@ class MainWindow : public QMainWindow {
   SimulationController* simulation_ = nullptr;
   SimulationOptions simulation_options_;
   std::size_t plotted_frames_ = 0;             // recorded frames already appended to the plots
+  QElapsedTimer plot_clock_;                   // since the plots last caught up with a run
   std::array<int, 3> tip_series_{-1, -1, -1};  // plot handles of the first tip's x, y, z
   int energy_series_ = -1;
   int tip_error_series_ = -1;
