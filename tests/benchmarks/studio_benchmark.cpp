@@ -2,7 +2,7 @@
 // it (docs/PERFORMANCE.md, "Studio"). Not a test: it prints figures and never fails on them.
 //
 //   xvfb-run -a -s "-screen 0 1280x800x24" build/tests/benchmarks/tendril_studio_bench
-//       [MODEL.json] [--frames N] [--mismatch SAMPLES]     (one command line)
+//       [MODEL.json] [--frames N] [--mismatch SAMPLES] [--gaps]     (one command line)
 //
 // 1. Streaming: a 10 s dynamics run at 100 output frames per second, on the application's event
 //    loop; how often the viewport repaints while the worker computes, and the longest gap between
@@ -15,6 +15,8 @@
 // During 1 and 3 every event the GUI thread handles is timed (QApplication::notify, nested events
 // subtracted): where its wall time goes, and how much of it it spent on the CPU rather than waiting
 // for one (a wall time well above the CPU time means other threads held the cores).
+// --gaps lists, for every timer gap above 50 ms while streaming, the events the GUI thread handled
+// in it (wall / CPU ms, with the events nested in each: a paint inside a delivery, say).
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -81,8 +83,21 @@ class ProfilingApplication : public QApplication {
     int count = 0;
   };
 
+  /// \brief Prints the outermost events longer than 2 ms that began in the last \p ms.
+  void printEventsOfLast(qint64 ms) const {
+    const qint64 from = clock_.nsecsElapsed() - ms * 1000000;
+    for (const Traced& event : trace_) {
+      if (event.start_ns >= from) {
+        std::printf(" [%s: %.0f/%.0f ms]", event.key.c_str(),
+                    static_cast<double>(event.wall_ns) / 1e6,
+                    static_cast<double>(event.cpu_ns) / 1e6);
+      }
+    }
+  }
+
   void startProfile() {
     entries_.clear();
+    trace_.clear();
     profiling_ = true;
     clock_.start();
   }
@@ -125,6 +140,15 @@ class ProfilingApplication : public QApplication {
       nested_.back().first += wall;
       nested_.back().second += cpu;
     }
+    if (nested_.size() == 1 && wall >= kTracedNs) {
+      nested_keys_ += " {" + key + " " + std::to_string(wall / 1000000) + "}";
+    }
+    if (nested_.empty()) {
+      if (wall >= kTracedNs) {
+        trace_.push_back({wall0, wall, cpu, key + nested_keys_});
+      }
+      nested_keys_.clear();
+    }
     Entry& entry = entries_[key];
     entry.wall_ns += wall - inner_wall;
     entry.cpu_ns += cpu - inner_cpu;
@@ -162,7 +186,15 @@ class ProfilingApplication : public QApplication {
     return std::string(type) + " " + receiver->metaObject()->className();
   }
 
+  static constexpr qint64 kTracedNs = 2000000;
+  struct Traced {
+    qint64 start_ns, wall_ns, cpu_ns;
+    std::string key;  ///< with the nested events longer than 2 ms
+  };
+
   bool profiling_ = false;
+  std::vector<Traced> trace_;  // outermost events longer than kTracedNs
+  std::string nested_keys_;    // events nested in the open outermost one
   QElapsedTimer clock_;
   std::vector<std::pair<qint64, qint64>> nested_;  // wall, CPU of events nested in the open ones
   std::map<std::string, Entry> entries_;
@@ -194,7 +226,7 @@ bool runToEnd(MainWindow& window, const SimulationOptions& options) {
   return finished;
 }
 
-void measureStreaming(MainWindow& window) {
+void measureStreaming(MainWindow& window, bool print_gaps) {
   SimulationOptions options = window.simulationOptions();
   options.t_end = 10.0;
   options.output_interval = 0.01;
@@ -207,6 +239,13 @@ void measureStreaming(MainWindow& window) {
   QObject::connect(&ticker, &QTimer::timeout, [&] {
     const qint64 now = clock.elapsed();
     gaps.push_back(static_cast<double>(now - last_tick));
+    if (print_gaps && now - last_tick > 50) {
+      std::printf("  gap of %lld ms ending at %lld ms (%zu frames):",
+                  static_cast<long long>(now - last_tick), static_cast<long long>(now),
+                  window.simulation()->frameCount());
+      profiler()->printEventsOfLast(now - last_tick);
+      std::printf("\n");
+    }
     last_tick = now;
   });
   clock.start();
@@ -285,10 +324,13 @@ int main(int argc, char** argv) {
   QString model = QStringLiteral(TENDRIL_EXAMPLES_DIR "/underwater_robot.json");
   int frames = 10000;
   int mismatch_samples = -1;  // the window's default
+  bool print_gaps = false;
   const QStringList args = QCoreApplication::arguments();
   for (int i = 1; i < args.size(); ++i) {
     if (args[i] == "--frames" && i + 1 < args.size()) {
       frames = std::max(2, args[++i].toInt());
+    } else if (args[i] == "--gaps") {
+      print_gaps = true;
     } else if (args[i] == "--mismatch" && i + 1 < args.size()) {
       mismatch_samples = std::max(0, args[++i].toInt());
     } else {
@@ -309,7 +351,7 @@ int main(int argc, char** argv) {
   std::printf("model %s, window %dx%d, viewport %dx%d, Jacobian mismatch samples per run %d\n",
               qPrintable(model), window.width(), window.height(), window.viewport()->width(),
               window.viewport()->height(), window.jacobianMismatchSamples());
-  tendril::measureStreaming(window);
+  tendril::measureStreaming(window, print_gaps);
   tendril::measureRecordingAndScrubbing(window, frames);
   return 0;
 }
