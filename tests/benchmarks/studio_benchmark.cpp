@@ -21,6 +21,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QMetaEnum>
 #include <QSettings>
 #include <QSlider>
 #include <QTest>
@@ -158,32 +159,11 @@ class ProfilingApplication : public QApplication {
   }
 
  private:
+  // "Paint tendril::ViewportWidget", "MetaCall tendril::SimulationController", ...
   static std::string keyOf(QObject* receiver, QEvent* event) {
-    const char* type = "other";
-    switch (event->type()) {
-      case QEvent::Paint:
-        type = "Paint";
-        break;
-      case QEvent::UpdateRequest:
-        type = "UpdateRequest";
-        break;
-      case QEvent::MetaCall:
-        type = "MetaCall";
-        break;
-      case QEvent::Timer:
-        type = "Timer";
-        break;
-      case QEvent::SockAct:
-        type = "SockAct";
-        break;
-      case QEvent::LayoutRequest:
-        type = "LayoutRequest";
-        break;
-      default:
-        return std::string("event ") + std::to_string(event->type()) + " " +
-               receiver->metaObject()->className();
-    }
-    return std::string(type) + " " + receiver->metaObject()->className();
+    const char* type = QMetaEnum::fromType<QEvent::Type>().valueToKey(event->type());
+    return std::string(type != nullptr ? type : "event " + std::to_string(event->type())) + " " +
+           receiver->metaObject()->className();
   }
 
   static constexpr qint64 kTracedNs = 2000000;
