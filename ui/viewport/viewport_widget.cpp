@@ -23,6 +23,7 @@
 #include <QResizeEvent>
 #include <QScopedValueRollback>
 #include <QScreen>
+#include <QTimer>
 #include <QWheelEvent>
 #include <optional>
 
@@ -57,6 +58,7 @@ struct ViewportWidget::Impl {
   bool stale = true;  ///< the scene, camera or size changed since `image` was rendered
   int render_count = 0;
   bool in_render = false;
+  QTimer render_timer;  ///< single shot, 0 ms: renders in the next turn of the event loop
   bool camera_moved_by_user = false;  ///< until then, resizing refits the view
   std::optional<QPointF> left_press;  ///< where the left button went down, while it is down
   int followed_link = -1;
@@ -87,6 +89,9 @@ struct ViewportWidget::Impl {
   }
 
   explicit Impl(ViewportWidget* widget) : owner(widget) {
+    render_timer.setSingleShot(true);
+    render_timer.setInterval(0);
+    QObject::connect(&render_timer, &QTimer::timeout, owner, [this] { onRenderTimer(); });
     styleRenderer(renderer);
     window->AddRenderer(renderer);
     // the context is ours (made current through the observers below) and VTK renders into its
@@ -136,10 +141,21 @@ struct ViewportWidget::Impl {
 
   void onInteractorRender(vtkObject*, unsigned long, void*) { requestRender(); }
 
-  /// the next paint renders the scene again
+  /// the scene is rendered again in an event of its own (render_timer), then painted: not inside
+  /// whichever event changed it, nor inside a repaint of the window that another widget forced
+  /// (Qt Charts dispatches the window's pending repaint at once after every change of a chart)
   void requestRender() {
     stale = true;
-    owner->update();
+    if (!render_timer.isActive()) {
+      render_timer.start();
+    }
+  }
+
+  void onRenderTimer() {
+    if (stale && owner->isVisible()) {
+      renderImage();
+      owner->update();
+    }
   }
 
   std::optional<Bounds> robotBounds() const { return scene.robotBounds(); }
@@ -438,10 +454,11 @@ void ViewportWidget::resizeEvent(QResizeEvent* event) {
   impl_->requestRender();
 }
 
-// renders only when something changed: a repaint for another reason (an expose, a dock moved over
-// the view) just draws the last picture again
+// a repaint for another reason (an expose, a dock moved over the view) draws the last picture
+// again; one that comes before the render timer (a first show, QWidget::grab) renders at once
 void ViewportWidget::paintEvent(QPaintEvent* event) {
   if (impl_->stale || impl_->image.isNull()) {
+    impl_->render_timer.stop();
     impl_->renderImage();
   }
   QPainter painter(this);
