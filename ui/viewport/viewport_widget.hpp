@@ -5,7 +5,8 @@
 // of those makes Qt compose the whole window with OpenGL on every repaint of any widget in it,
 // which costs 15-25 ms per repaint under Mesa's software rasteriser (docs/PERFORMANCE.md,
 // "Studio"). The picture is rendered only when something changed (a frame, the camera, the
-// size), at most once per paint. This header includes no VTK.
+// size), once per turn of the event loop at most, in an event of its own. This header includes
+// no VTK.
 
 #include <QImage>
 #include <QPointF>
