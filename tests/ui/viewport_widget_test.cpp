@@ -114,20 +114,29 @@ TEST_F(ViewportWidgetTest, MovingPointsDoesNotRebuildActors) {
   EXPECT_GT(test::countRodPixels(viewport_.grabFramebuffer()), 3000);
 }
 
-// the scene is rendered again only when a frame, the camera or the size changed: a repaint for any
-// other reason (another widget, an expose) draws the picture it has
+// the scene is rendered again only when a frame, the camera or the size changed, once, in the next
+// turn of the event loop (or at once for grabFramebuffer); a repaint draws the picture it has
 TEST_F(ViewportWidgetTest, RendersOnlyWhenSomethingChanged) {
   const QImage first = viewport_.grabFramebuffer();
   const int renders = viewport_.renderCount();
   EXPECT_EQ(viewport_.grabFramebuffer(), first);
   viewport_.repaint();
+  QCoreApplication::processEvents();
   EXPECT_EQ(viewport_.renderCount(), renders);
 
   viewport_.showFrame(test::makeCurvedRodFrame(0.05));
   EXPECT_NE(viewport_.grabFramebuffer(), first);
   EXPECT_EQ(viewport_.renderCount(), renders + 1);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(viewport_.renderCount(), renders + 1);
+
+  // three changes in one turn: one render, in the next turn; a repaint meanwhile does not render
   viewport_.setViewDirection(ViewDirection::Top);
+  viewport_.showFrame(test::makeCurvedRodFrame(0.1));
+  viewport_.setHighlightedLink(0);
   viewport_.repaint();
+  EXPECT_EQ(viewport_.renderCount(), renders + 1);
+  QCoreApplication::processEvents();
   EXPECT_EQ(viewport_.renderCount(), renders + 2);
   (void)viewport_.grabFramebuffer();
   EXPECT_EQ(viewport_.renderCount(), renders + 2);

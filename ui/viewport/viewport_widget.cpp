@@ -454,10 +454,11 @@ void ViewportWidget::resizeEvent(QResizeEvent* event) {
   impl_->requestRender();
 }
 
-// a repaint for another reason (an expose, a dock moved over the view) draws the last picture
-// again; one that comes before the render timer (a first show, QWidget::grab) renders at once
+// a repaint draws the last picture, even while a newer one is due (the render timer renders it and
+// repaints), so that a window repaint forced in the middle of another event never renders; only a
+// paint with no render scheduled (the first one, after a failed or skipped render) renders at once
 void ViewportWidget::paintEvent(QPaintEvent* event) {
-  if (impl_->stale || impl_->image.isNull()) {
+  if (impl_->image.isNull() || (impl_->stale && !impl_->render_timer.isActive())) {
     impl_->render_timer.stop();
     impl_->renderImage();
   }
