@@ -9,6 +9,7 @@ namespace tendril {
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   qRegisterMetaType<tendril::FramePtr>();
   delivery_timer_ = new QTimer(this);
+  delivery_timer_->setObjectName("frameDeliveryTimer");
   delivery_timer_->setSingleShot(true);
   delivery_timer_->setTimerType(Qt::PreciseTimer);
   connect(delivery_timer_, &QTimer::timeout, this, &SimulationController::deliverLatestFrame);

@@ -160,11 +160,17 @@ class ProfilingApplication : public QApplication {
   }
 
  private:
-  // "Paint tendril::ViewportWidget", "MetaCall tendril::SimulationController", ...
+  // "Paint tendril::ViewportWidget viewport", "Timer QTimer viewportRenderTimer", ...
   static std::string keyOf(QObject* receiver, QEvent* event) {
     const char* type = QMetaEnum::fromType<QEvent::Type>().valueToKey(event->type());
-    return std::string(type != nullptr ? type : "event " + std::to_string(event->type())) + " " +
-           receiver->metaObject()->className();
+    std::string key = type != nullptr ? type : "event " + std::to_string(event->type());
+    key += ' ';
+    key += receiver->metaObject()->className();
+    if (const QString name = receiver->objectName(); !name.isEmpty()) {
+      key += ' ';
+      key += name.toStdString();  // tells one QTimer from another
+    }
+    return key;
   }
 
   static constexpr qint64 kTracedNs = 2000000;

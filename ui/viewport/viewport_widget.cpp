@@ -89,6 +89,7 @@ struct ViewportWidget::Impl {
   }
 
   explicit Impl(ViewportWidget* widget) : owner(widget) {
+    render_timer.setObjectName("viewportRenderTimer");
     render_timer.setSingleShot(true);
     render_timer.setInterval(0);
     QObject::connect(&render_timer, &QTimer::timeout, owner, [this] { onRenderTimer(); });
