@@ -48,6 +48,8 @@ bool haveDisplay() {
 void scheduleScreenshot(tendril::MainWindow& window, const QString& path, int delay_ms = 500) {
   // give the window a moment to be exposed and the viewport to paint
   QTimer::singleShot(delay_ms, &window, [&window, path] {
+    (void)window.viewport()
+        ->grabFramebuffer();  // the 3D view's picture up to date (renders if not)
     const bool saved = window.grab().save(path, "PNG");
     if (!saved) {
       std::fprintf(stderr, "tendril: error: cannot write %s\n", qPrintable(path));

@@ -71,6 +71,8 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 constexpr int kAutosaveIntervalMs = 60 * 1000;
+// while a run streams, the plots catch up with it this often (the viewport: every frame delivered)
+constexpr int kStreamingPlotIntervalMs = 100;
 const QString kModelFilter = QStringLiteral("Tendril models (*.json);;All files (*)");
 const char* const kTipAxes[] = {"x", "y", "z"};
 
@@ -771,13 +773,20 @@ void MainWindow::onViewportClicked(int link) {
   select(link >= 0 ? QString("/links/%1").arg(link) : QString());
 }
 
-// frames arrive coalesced: plot every recorded frame up to this one, show only this one
+// frames arrive coalesced: show only this one, and plot every recorded frame up to it; while the
+// run streams, the plots (whose axes relayout and whose lines repaint with every batch) catch up
+// only every kStreamingPlotIntervalMs, and completely when it ends
 void MainWindow::onSimulationFrame(const FramePtr& frame) {
   const auto count = static_cast<std::size_t>(frame->index) + 1;
-  plotFramesUpTo(count);
   timeline_->setFrameCount(static_cast<int>(count));
   timeline_->setCurrentFrame(static_cast<int>(count) - 1);
   viewport_->showFrame(frame);
+  if (simulation_->isRunning() && plot_clock_.isValid() &&
+      plot_clock_.elapsed() < kStreamingPlotIntervalMs) {
+    return;
+  }
+  plot_clock_.start();
+  plotFramesUpTo(count);
   plot_panel_->setCursorTime(frame->t);
   mismatch_plot_->setCursorTime(frame->t);
 }
@@ -823,6 +832,7 @@ void MainWindow::preparePlotsForRun() {
   tip_error_series_ =
       reference_tip_.empty() ? -1 : plot_panel_->addSeries(tr("tip error vs reference [m]"));
   plotted_frames_ = 0;
+  plot_clock_.invalidate();
   mismatch_plot_->clear();
   mismatch_plot_->setAxisTitles(tr("t [s]"), tr("log10 mismatch"));
   mismatch_series_ = {-1, -1};
@@ -920,14 +930,17 @@ void MainWindow::plotJacobianMismatch(std::size_t count) {
   if (mismatch_series_[0] < 0) {
     return;
   }
-  const std::vector<JacobianMismatchSample> samples = simulation_->jacobianMismatch();
+  const std::vector<JacobianMismatchSample> samples =
+      simulation_->jacobianMismatchSince(plotted_mismatch_);
   auto log_of = [](double mismatch) { return std::log10(std::max(mismatch, 1e-16)); };
   std::array<QList<QPointF>, 2> points;
-  for (; plotted_mismatch_ < samples.size() && samples[plotted_mismatch_].frame < count;
-       ++plotted_mismatch_) {
-    const JacobianMismatchSample& sample = samples[plotted_mismatch_];
+  for (const JacobianMismatchSample& sample : samples) {
+    if (sample.frame >= count) {
+      break;
+    }
     if (std::isfinite(sample.dID_dq)) points[0].append({sample.t, log_of(sample.dID_dq)});
     if (std::isfinite(sample.dID_dv)) points[1].append({sample.t, log_of(sample.dID_dv)});
+    ++plotted_mismatch_;
   }
   mismatch_plot_->appendPoints(mismatch_series_[0], points[0]);
   mismatch_plot_->appendPoints(mismatch_series_[1], points[1]);

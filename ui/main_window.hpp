@@ -8,6 +8,7 @@
 // selection is the JSON pointer of an item ("" for the robot, "/links/2", "/cables/0", ...) shared
 // by the model tree, the property panel and the viewport highlight.
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QStringList>
 #include <array>
@@ -289,11 +290,14 @@ class MainWindow : public QMainWindow {
   SimulationController* simulation_ = nullptr;
   SimulationOptions simulation_options_;
   std::size_t plotted_frames_ = 0;             // recorded frames already appended to the plots
+  QElapsedTimer plot_clock_;                   // since the plots last caught up with a run
   std::array<int, 3> tip_series_{-1, -1, -1};  // plot handles of the first tip's x, y, z
   int energy_series_ = -1;
   int tip_error_series_ = -1;
-  // off by default: the central differences on the worker were measured to stall the GUI thread of
-  // a 2-core machine for 300-700 ms (SimulationRunTest.InterfaceStaysResponsiveWhileRunning)
+  // off by default, for the worker's sake: a sample costs 6 n inverse dynamics (central
+  // differences), about 60 ms on the 80-DoF underwater robot, so 50 samples about double that
+  // model's run time. (The GUI stalls once blamed on it came from the repaints its plot forced,
+  // docs/PERFORMANCE.md, "Studio".)
   int jacobian_mismatch_samples_ = 0;
   std::array<int, 2> mismatch_series_{-1, -1};
   std::size_t plotted_mismatch_ = 0;  // mismatch samples already appended to their plot

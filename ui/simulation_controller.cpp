@@ -1,12 +1,18 @@
 #include "ui/simulation_controller.hpp"
 
 #include <QMetaObject>
+#include <QTimer>
 #include <utility>
 
 namespace tendril {
 
 SimulationController::SimulationController(QObject* parent) : QObject(parent) {
   qRegisterMetaType<tendril::FramePtr>();
+  delivery_timer_ = new QTimer(this);
+  delivery_timer_->setObjectName("frameDeliveryTimer");
+  delivery_timer_->setSingleShot(true);
+  delivery_timer_->setTimerType(Qt::PreciseTimer);
+  connect(delivery_timer_, &QTimer::timeout, this, &SimulationController::deliverLatestFrame);
 }
 
 // joins before QObject's destructor runs, so no worker callback can reach a half-destroyed object
@@ -36,6 +42,10 @@ void SimulationController::discard() {
   run_.reset();
   loaded_.clear();
   running_ = false;
+  // the worker has been joined: no call is posted meanwhile, and the next run starts afresh
+  delivery_timer_->stop();
+  last_delivery_.invalidate();
+  notify_pending_ = false;
 }
 
 void SimulationController::setRecording(std::vector<FramePtr> frames) {
@@ -60,6 +70,11 @@ FramePtr SimulationController::frameAt(std::size_t i) const {
 
 std::vector<JacobianMismatchSample> SimulationController::jacobianMismatch() const {
   return run_ ? run_->jacobianMismatch() : std::vector<JacobianMismatchSample>{};
+}
+
+std::vector<JacobianMismatchSample> SimulationController::jacobianMismatchSince(
+    std::size_t first) const {
+  return run_ ? run_->jacobianMismatchSince(first) : std::vector<JacobianMismatchSample>{};
 }
 
 std::optional<RunOutcome> SimulationController::lastOutcome() const {
@@ -91,10 +106,23 @@ void SimulationController::onRunFinished(std::uint64_t generation) {
 }
 
 void SimulationController::deliverLatestFrame() {
+  // too soon after the last delivery: come back when the budget allows; notify_pending_ stays set,
+  // so the worker posts nothing meanwhile
+  if (running_ && last_delivery_.isValid()) {
+    const qint64 wait = kFrameIntervalMs - last_delivery_.elapsed();
+    if (wait > 0) {
+      if (!delivery_timer_->isActive()) {
+        delivery_timer_->start(static_cast<int>(wait));
+      }
+      return;
+    }
+  }
+  delivery_timer_->stop();
   notify_pending_ = false;  // first, so a frame published from now on posts a new call
   if (!run_) {
     return;
   }
+  last_delivery_.start();
   if (FramePtr frame = run_->latestFrame()) {
     emit frameAvailable(frame);
   }

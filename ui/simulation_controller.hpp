@@ -1,7 +1,10 @@
 #pragma once
 // Qt adapter over core's SimulationRun (style.md section 3.4): the worker thread only raises a
-// flag and posts one queued call; frames and the outcome are read on the GUI thread.
+// flag and posts one queued call; frames and the outcome are read on the GUI thread, at most
+// kFrameIntervalMs apart while a run streams (a frame budget: the GUI thread draws at most 40
+// frames per second and the event loop stays free between them, however fast the worker is).
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <atomic>
@@ -15,12 +18,18 @@
 #include "core/sim/simulation_run.hpp"
 #include "ui/frame_metatype.hpp"
 
+class QTimer;
+
 namespace tendril {
 
 class SimulationController : public QObject {
   Q_OBJECT
 
  public:
+  /// \brief Shortest time between two frameAvailable signals of a running simulation [ms]; the
+  ///        last frame of a run is delivered at once.
+  static constexpr int kFrameIntervalMs = 25;
+
   explicit SimulationController(QObject* parent = nullptr);
   /// \brief Cancels and joins a running simulation.
   ~SimulationController() override;
@@ -42,6 +51,8 @@ class SimulationController : public QObject {
   [[nodiscard]] FramePtr frameAt(std::size_t i) const;
   /// \brief Jacobian mismatch samples of the current run so far (none for a loaded recording).
   [[nodiscard]] std::vector<JacobianMismatchSample> jacobianMismatch() const;
+  /// \brief The samples from index \p first on (what a plot has not seen yet).
+  [[nodiscard]] std::vector<JacobianMismatchSample> jacobianMismatchSince(std::size_t first) const;
   /// \brief Replaces any run by frames read from a file (a reopened recording), replayed like a
   ///        finished run's.
   void setRecording(std::vector<FramePtr> frames);
@@ -68,6 +79,8 @@ class SimulationController : public QObject {
   std::uint64_t generation_ = 0;  // tells a stale queued call from an old run
   std::atomic<bool> notify_pending_{false};
   bool running_ = false;
+  QTimer* delivery_timer_ = nullptr;  // a delivery that came too soon after the last one
+  QElapsedTimer last_delivery_;
 };
 
 }  // namespace tendril

@@ -93,6 +93,14 @@ std::vector<JacobianMismatchSample> SimulationRun::jacobianMismatch() const {
   return mismatch_;
 }
 
+std::vector<JacobianMismatchSample> SimulationRun::jacobianMismatchSince(std::size_t first) const {
+  const std::lock_guard lock(state_mutex_);
+  if (first >= mismatch_.size()) {
+    return {};
+  }
+  return {mismatch_.begin() + static_cast<std::ptrdiff_t>(first), mismatch_.end()};
+}
+
 double SimulationRun::progress() const {
   const FramePtr latest = latestFrame();
   const double span = options_.t_end - options_.t_start;

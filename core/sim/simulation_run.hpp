@@ -96,6 +96,9 @@ class SimulationRun {
   /// \brief Jacobian mismatch samples so far, in frame order (any thread). A frame's sample is
   ///        stored before the frame itself is published.
   [[nodiscard]] std::vector<JacobianMismatchSample> jacobianMismatch() const;
+  /// \brief The samples from index \p first on (none when there are no more), so that a reader
+  ///        that has seen the first ones does not copy them again.
+  [[nodiscard]] std::vector<JacobianMismatchSample> jacobianMismatchSince(std::size_t first) const;
   /// \brief Fraction of [t_start, t_end] covered by the latest frame, in [0, 1].
   [[nodiscard]] double progress() const;
 

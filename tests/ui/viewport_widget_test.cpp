@@ -114,6 +114,34 @@ TEST_F(ViewportWidgetTest, MovingPointsDoesNotRebuildActors) {
   EXPECT_GT(test::countRodPixels(viewport_.grabFramebuffer()), 3000);
 }
 
+// the scene is rendered again only when a frame, the camera or the size changed, once, in the next
+// turn of the event loop (or at once for grabFramebuffer); a repaint draws the picture it has
+TEST_F(ViewportWidgetTest, RendersOnlyWhenSomethingChanged) {
+  const QImage first = viewport_.grabFramebuffer();
+  const int renders = viewport_.renderCount();
+  EXPECT_EQ(viewport_.grabFramebuffer(), first);
+  viewport_.repaint();
+  QCoreApplication::processEvents();
+  EXPECT_EQ(viewport_.renderCount(), renders);
+
+  viewport_.showFrame(test::makeCurvedRodFrame(0.05));
+  EXPECT_NE(viewport_.grabFramebuffer(), first);
+  EXPECT_EQ(viewport_.renderCount(), renders + 1);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(viewport_.renderCount(), renders + 1);
+
+  // three changes in one turn: one render, in the next turn; a repaint meanwhile does not render
+  viewport_.setViewDirection(ViewDirection::Top);
+  viewport_.showFrame(test::makeCurvedRodFrame(0.1));
+  viewport_.setHighlightedLink(0);
+  viewport_.repaint();
+  EXPECT_EQ(viewport_.renderCount(), renders + 1);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(viewport_.renderCount(), renders + 2);
+  (void)viewport_.grabFramebuffer();
+  EXPECT_EQ(viewport_.renderCount(), renders + 2);
+}
+
 TEST_F(ViewportWidgetTest, ClearingShowsNoRod) {
   viewport_.showFrame(nullptr);
   EXPECT_EQ(test::countRodPixels(viewport_.grabFramebuffer()), 0);
@@ -130,7 +158,7 @@ TEST_F(ViewportWidgetTest, SaveScreenshotWritesAPng) {
 }
 
 TEST(ViewportWidgetContext, SurvivesMovingToAnotherWindow) {
-  // re-parenting destroys the OpenGL context; VTK must let go of it and start again
+  // the view keeps rendering when it moves to another top-level window
   QWidget first_window;
   first_window.resize(400, 300);
   auto* viewport = new ViewportWidget(&first_window);

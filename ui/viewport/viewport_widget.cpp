@@ -2,6 +2,7 @@
 // VTK's OpenGL headers pull vtk_glew.h, which must precede any Qt OpenGL header (gl.h)
 #include <vtkOpenGLState.h>
 #include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkOpenGLFramebufferObject.h>
 // clang-format on
 #include "ui/viewport/viewport_widget.hpp"
 
@@ -15,9 +16,14 @@
 #include <vtkRenderer.h>
 
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QResizeEvent>
 #include <QScopedValueRollback>
 #include <QScreen>
+#include <QTimer>
 #include <QWheelEvent>
 #include <optional>
 
@@ -42,8 +48,17 @@ struct ViewportWidget::Impl {
   vtkNew<vtkOrientationMarkerWidget> axes_widget;
   RobotScene scene{renderer};
   FramePtr frame;
-  QSurface* surface = nullptr;  ///< Qt's surface for the context, captured in initializeGL
-  bool in_paint = false;
+  // our own context, current on an offscreen surface: VTK renders into its framebuffers and the
+  // picture is read back into `image`, which paintEvent draws like any other
+  QOffscreenSurface surface;
+  QOpenGLContext context;
+  bool gl_initialized = false;
+  bool gl_failed = false;
+  QImage image;       ///< the last rendered picture (RGB32, device pixels, bottom row last)
+  bool stale = true;  ///< the scene, camera or size changed since `image` was rendered
+  int render_count = 0;
+  bool in_render = false;
+  QTimer render_timer;  ///< single shot, 0 ms: renders in the next turn of the event loop
   bool camera_moved_by_user = false;  ///< until then, resizing refits the view
   std::optional<QPointF> left_press;  ///< where the left button went down, while it is down
   int followed_link = -1;
@@ -74,10 +89,14 @@ struct ViewportWidget::Impl {
   }
 
   explicit Impl(ViewportWidget* widget) : owner(widget) {
+    render_timer.setObjectName("viewportRenderTimer");
+    render_timer.setSingleShot(true);
+    render_timer.setInterval(0);
+    QObject::connect(&render_timer, &QTimer::timeout, owner, [this] { onRenderTimer(); });
     styleRenderer(renderer);
     window->AddRenderer(renderer);
-    // Qt owns the context and the final framebuffer: VTK renders into its own FBO and waits
-    // for initializeGL before rendering at all
+    // the context is ours (made current through the observers below) and VTK renders into its
+    // own framebuffers, waiting for initializeGl() before rendering at all
     window->SetReadyForRendering(false);
     window->SetFrameBlitModeToNoBlit();
     window->SetMultiSamples(0);
@@ -91,7 +110,7 @@ struct ViewportWidget::Impl {
   void setUpInteractor() {
     interactor->SetRenderWindow(window);
     interactor->SetInteractorStyle(style);
-    // interactor "renders" only ask Qt for a repaint; paintGL does the real render
+    // interactor "renders" only ask Qt for a repaint; paintEvent does the real render
     interactor->EnableRenderOff();
     interactor->AddObserver(vtkCommand::RenderEvent, this, &Impl::onInteractorRender);
     interactor->Initialize();
@@ -104,25 +123,41 @@ struct ViewportWidget::Impl {
     axes_widget->InteractiveOff();
   }
 
-  // trap: QOpenGLWidget::makeCurrent() would bind Qt's FBO behind vtkOpenGLState's cache
   void onMakeCurrent(vtkObject*, unsigned long, void*) {
-    if (owner->context() != nullptr && surface != nullptr) {
-      owner->context()->makeCurrent(surface);
+    if (gl_initialized) {
+      context.makeCurrent(&surface);
     }
   }
 
   void onIsCurrent(vtkObject*, unsigned long, void* call_data) {
-    QOpenGLContext* current = QOpenGLContext::currentContext();
-    *static_cast<bool*>(call_data) = current != nullptr && current == owner->context();
+    *static_cast<bool*>(call_data) = QOpenGLContext::currentContext() == &context;
   }
 
+  // a render VTK started by itself (not ours) means the picture is out of date
   void onFrame(vtkObject*, unsigned long, void*) {
-    if (!in_paint) {
-      owner->update();
+    if (!in_render) {
+      requestRender();
     }
   }
 
-  void onInteractorRender(vtkObject*, unsigned long, void*) { owner->update(); }
+  void onInteractorRender(vtkObject*, unsigned long, void*) { requestRender(); }
+
+  /// the scene is rendered again in an event of its own (render_timer), then painted: not inside
+  /// whichever event changed it, nor inside a repaint of the window that another widget forced
+  /// (Qt Charts dispatches the window's pending repaint at once after every change of a chart)
+  void requestRender() {
+    stale = true;
+    if (!render_timer.isActive()) {
+      render_timer.start();
+    }
+  }
+
+  void onRenderTimer() {
+    if (stale && owner->isVisible()) {
+      renderImage();
+      owner->update();
+    }
+  }
 
   std::optional<Bounds> robotBounds() const { return scene.robotBounds(); }
 
@@ -131,45 +166,96 @@ struct ViewportWidget::Impl {
     window->Render();
   }
 
-  // copy VTK's display framebuffer into the framebuffer Qt composites, without scissoring
-  void blitToQt(vtkOpenGLState* state, unsigned int qt_framebuffer) {
-    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, qt_framebuffer);
-    state->vtkglDisable(GL_SCISSOR_TEST);
-    window->BlitDisplayFramebuffer();
+  // the context and surface, and VTK's OpenGL state on them; once (a failure is not retried)
+  bool initializeGl() {
+    if (gl_initialized || gl_failed) {
+      return gl_initialized;
+    }
+    const QSurfaceFormat format = ViewportWidget::defaultSurfaceFormat();
+    surface.setFormat(format);
+    surface.create();
+    context.setFormat(format);
+    if (!surface.isValid() || !context.create() || !context.makeCurrent(&surface)) {
+      gl_failed = true;
+      qWarning("tendril: the 3D view cannot create an OpenGL %d.%d context", format.majorVersion(),
+               format.minorVersion());
+      return false;
+    }
+    gl_initialized = true;
+    vtkOpenGLState* state = window->GetState();
+    state->Reset();
+    // VTK's shaders expect GL_LEQUAL
+    state->vtkglDepthFunc(GL_LEQUAL);
+    window->SetOwnContext(0);
+    window->OpenGLInitContext();
+    window->SetReadyForRendering(true);
+    return true;
   }
 
-  // Mesa and compositors blend a widget whose alpha is below 1 with what lies behind it
-  void forceOpaqueAlpha(vtkOpenGLState* state) {
-    const int* size = window->GetSize();
-    state->vtkglViewport(0, 0, size[0], size[1]);
+  // the alpha channel is unspecified after VTK's render: make the picture opaque
+  void forceOpaqueAlpha(vtkOpenGLState* state, int width, int height) {
+    state->vtkglViewport(0, 0, width, height);
+    state->vtkglDisable(GL_SCISSOR_TEST);
     state->vtkglColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
     state->vtkglClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     state->vtkglClear(GL_COLOR_BUFFER_BIT);
   }
 
+  // renders the scene and reads VTK's display framebuffer back into `image`
+  void renderImage() {
+    if (!initializeGl()) {
+      return;
+    }
+    const QScopedValueRollback<bool> rendering(in_render, true);
+    context.makeCurrent(&surface);
+    vtkOpenGLState* state = window->GetState();
+    state->Reset();
+    state->Push();
+    state->vtkglDepthFunc(GL_LEQUAL);
+    render();
+    const int* size = window->GetSize();
+    const int width = size[0], height = size[1];
+    if (image.width() != width || image.height() != height) {
+      image = QImage(width, height, QImage::Format_RGB32);
+    }
+    image.setDevicePixelRatio(owner->devicePixelRatioF());
+    vtkOpenGLFramebufferObject* display = window->GetDisplayFramebuffer();
+    state->vtkglBindFramebuffer(GL_FRAMEBUFFER, display->GetFBOIndex());
+    forceOpaqueAlpha(state, width, height);
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    state->vtkglPixelStorei(GL_PACK_ALIGNMENT, 4);
+    // 0xAARRGGBB words: QImage's RGB32 whatever the byte order, no conversion on either side
+    glReadPixels(0, 0, width, height, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, image.bits());
+    state->Pop();
+    image.mirror();  // OpenGL's rows run bottom to top
+    stale = false;
+    ++render_count;
+  }
+
   void finalize() {
-    window->Finalize();
+    if (gl_initialized) {
+      context.makeCurrent(&surface);
+      window->Finalize();
+      context.doneCurrent();
+    }
     window->SetReadyForRendering(false);
+    gl_initialized = false;
   }
 };
 
 ViewportWidget::ViewportWidget(QWidget* parent)
-    : QOpenGLWidget(parent), impl_(std::make_unique<Impl>(this)) {
+    : QWidget(parent), impl_(std::make_unique<Impl>(this)) {
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
   setMinimumSize(160, 120);
+  // paintEvent covers every pixel with the picture: no background to clear first
+  setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
+// release VTK's OpenGL resources while their context is current; VTK calls back no more
 ViewportWidget::~ViewportWidget() {
-  if (context() != nullptr) {
-    disconnect(context(), &QOpenGLContext::aboutToBeDestroyed, this,
-               &ViewportWidget::onContextAboutToBeDestroyed);
-    // release VTK's GL resources while their context is current
-    makeCurrent();
-    impl_->finalize();
-    impl_.reset();
-    doneCurrent();
-  }
+  impl_->finalize();
+  impl_->window->RemoveAllObservers();
 }
 
 QSurfaceFormat ViewportWidget::defaultSurfaceFormat() {
@@ -190,6 +276,17 @@ QSurfaceFormat ViewportWidget::defaultSurfaceFormat() {
 
 QString ViewportWidget::vtkVersion() {
   return QString::fromStdString(vtkVersionString());
+}
+
+QImage ViewportWidget::grabFramebuffer() {
+  if (impl_->stale || impl_->image.isNull()) {
+    impl_->renderImage();
+  }
+  return impl_->image;
+}
+
+int ViewportWidget::renderCount() const {
+  return impl_->render_count;
 }
 
 bool ViewportWidget::saveScreenshot(const QString& path) {
@@ -247,7 +344,7 @@ void ViewportWidget::setDescription(const RobotDescription& robot) {
   if (impl_->frame) {
     impl_->scene.show(*impl_->frame);
   }
-  update();
+  impl_->requestRender();
 }
 
 int ViewportWidget::highlightedLink() const {
@@ -257,7 +354,7 @@ int ViewportWidget::highlightedLink() const {
 void ViewportWidget::setHighlightedLink(int link) {
   if (link != impl_->scene.highlightedLink()) {
     impl_->scene.setHighlightedLink(link);
-    update();
+    impl_->requestRender();
   }
 }
 
@@ -269,13 +366,13 @@ void ViewportWidget::showFrame(FramePtr frame) {
     resetView();
   }
   impl_->follow();
-  update();
+  impl_->requestRender();
 }
 
 void ViewportWidget::setFollowedLink(int link) {
   impl_->followed_link = link;
   impl_->follow();
-  update();
+  impl_->requestRender();
 }
 
 int ViewportWidget::followedLink() const {
@@ -287,7 +384,7 @@ void ViewportWidget::setColorRodsByCurvature(bool on) {
   if (impl_->frame) {
     impl_->scene.show(*impl_->frame);
   }
-  update();
+  impl_->requestRender();
 }
 
 bool ViewportWidget::colorsRodsByCurvature() const {
@@ -299,7 +396,7 @@ void ViewportWidget::setShowJoints(bool on) {
   if (impl_->frame) {
     impl_->scene.show(*impl_->frame);
   }
-  update();
+  impl_->requestRender();
 }
 
 void ViewportWidget::setShowFrames(bool on) {
@@ -307,7 +404,7 @@ void ViewportWidget::setShowFrames(bool on) {
   if (impl_->frame) {
     impl_->scene.show(*impl_->frame);
   }
-  update();
+  impl_->requestRender();
 }
 
 int ViewportWidget::jointGlyphCount() const {
@@ -329,7 +426,7 @@ bool ViewportWidget::showsFrames() const {
 void ViewportWidget::fitView() {
   fitCamera(impl_->renderer, impl_->robotBounds());
   impl_->camera_moved_by_user = false;
-  update();
+  impl_->requestRender();
 }
 
 void ViewportWidget::resetView() {
@@ -339,26 +436,13 @@ void ViewportWidget::resetView() {
 void ViewportWidget::setViewDirection(ViewDirection direction) {
   setCameraView(impl_->renderer, direction, impl_->robotBounds());
   impl_->camera_moved_by_user = false;
-  update();
+  impl_->requestRender();
 }
 
-void ViewportWidget::initializeGL() {
-  impl_->surface = context()->surface();
-  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this,
-          &ViewportWidget::onContextAboutToBeDestroyed, Qt::UniqueConnection);
-  vtkGenericOpenGLRenderWindow* window = impl_->window;
-  vtkOpenGLState* state = window->GetState();
-  state->Reset();
-  // Qt leaves GL_LESS; VTK's shaders expect GL_LEQUAL
-  state->vtkglDepthFunc(GL_LEQUAL);
-  window->SetOwnContext(0);
-  window->OpenGLInitContext();
-  window->SetReadyForRendering(true);
-}
-
-void ViewportWidget::resizeGL(int width, int height) {
+void ViewportWidget::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
   const qreal ratio = devicePixelRatioF();
-  impl_->interactor->UpdateSize(qRound(width * ratio), qRound(height * ratio));
+  impl_->interactor->UpdateSize(qRound(width() * ratio), qRound(height() * ratio));
   if (const QScreen* display = screen()) {
     const QSize screen_pixels = display->size() * ratio;
     impl_->window->SetScreenSize(screen_pixels.width(), screen_pixels.height());
@@ -368,31 +452,24 @@ void ViewportWidget::resizeGL(int width, int height) {
   if (!impl_->camera_moved_by_user) {
     fitCamera(impl_->renderer, impl_->robotBounds());
   }
+  impl_->requestRender();
 }
 
-void ViewportWidget::paintGL() {
-  vtkGenericOpenGLRenderWindow* window = impl_->window;
-  if (!window->GetReadyForRendering()) {
+// a repaint draws the last picture, even while a newer one is due (the render timer renders it and
+// repaints), so that a window repaint forced in the middle of another event never renders; only a
+// paint with no render scheduled (the first one, after a failed or skipped render) renders at once
+void ViewportWidget::paintEvent(QPaintEvent* event) {
+  if (impl_->image.isNull() || (impl_->stale && !impl_->render_timer.isActive())) {
+    impl_->render_timer.stop();
+    impl_->renderImage();
+  }
+  QPainter painter(this);
+  if (impl_->image.isNull()) {
+    painter.fillRect(event->rect(), palette().window());
+    painter.drawText(rect(), Qt::AlignCenter, tr("The 3D view needs OpenGL 3.2."));
     return;
   }
-  const QScopedValueRollback<bool> painting(impl_->in_paint, true);
-  // Qt changes GL state between paints: start from the real state and restore it afterwards
-  vtkOpenGLState* state = window->GetState();
-  state->Reset();
-  state->Push();
-  state->vtkglDepthFunc(GL_LEQUAL);
-  impl_->render();
-  makeCurrent();  // rebinds defaultFramebufferObject() after VTK's own FBO work
-  impl_->blitToQt(state, defaultFramebufferObject());
-  impl_->forceOpaqueAlpha(state);
-  state->Pop();
-}
-
-void ViewportWidget::onContextAboutToBeDestroyed() {
-  // re-parenting replaces the context: free VTK's resources in the old one first
-  makeCurrent();
-  impl_->finalize();
-  doneCurrent();
+  painter.drawImage(QPointF(0.0, 0.0), impl_->image);
 }
 
 void ViewportWidget::forwardMouseEvent(QMouseEvent* event, unsigned long vtk_event) {

@@ -1,10 +1,17 @@
 #pragma once
-// The 3D view: a QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow (VTK's own Qt module is
-// Qt 5 only on Debian 12; see docs in style.md section 3.6.1). This header includes no VTK.
+// The 3D view: a plain (raster) widget showing the picture a vtkGenericOpenGLRenderWindow renders
+// into its own framebuffers, on an OpenGL context of ours with an offscreen surface (VTK's own Qt
+// module is Qt 5 only on Debian 12; see docs in style.md section 3.6.1). Not a QOpenGLWidget: one
+// of those makes Qt compose the whole window with OpenGL on every repaint of any widget in it,
+// which costs 15-25 ms per repaint under Mesa's software rasteriser (docs/PERFORMANCE.md,
+// "Studio"). The picture is rendered only when something changed (a frame, the camera, the
+// size), once per turn of the event loop at most, in an event of its own. This header includes
+// no VTK.
 
-#include <QOpenGLWidget>
+#include <QImage>
 #include <QPointF>
 #include <QSurfaceFormat>
+#include <QWidget>
 #include <array>
 #include <memory>
 
@@ -13,7 +20,7 @@
 
 namespace tendril {
 
-class ViewportWidget : public QOpenGLWidget {
+class ViewportWidget : public QWidget {
   Q_OBJECT
 
  public:
@@ -21,8 +28,16 @@ class ViewportWidget : public QOpenGLWidget {
   ~ViewportWidget() override;
 
   /// \brief OpenGL 3.2 core profile, RGBA8, depth buffer, no multisampling: what VTK's OpenGL2
-  ///        backend needs. Set it as the default before constructing QApplication.
+  ///        backend needs (the viewport's own context uses it; set it as the default before
+  ///        constructing QApplication for any other OpenGL user).
   static QSurfaceFormat defaultSurfaceFormat();
+
+  /// \brief The picture of the current view, rendered now if anything changed since the last
+  ///        render (RGB32, device pixels). Null when OpenGL is unavailable.
+  [[nodiscard]] QImage grabFramebuffer();
+  /// \brief How many times the scene was rendered (tests and benchmarks: unchanged views are
+  ///        not rendered again).
+  [[nodiscard]] int renderCount() const;
 
   /// \brief VTK's version string, for the About box.
   static QString vtkVersion();
@@ -85,17 +100,13 @@ class ViewportWidget : public QOpenGLWidget {
   void linkClicked(int link);
 
  protected:
-  void initializeGL() override;
-  void resizeGL(int width, int height) override;
-  void paintGL() override;
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
-
- private slots:
-  void onContextAboutToBeDestroyed();
 
  private:
   void forwardMouseEvent(QMouseEvent* event, unsigned long vtk_event);

@@ -66,21 +66,38 @@ StructureSignature signatureOf(const Frame& frame) {
   return signature;
 }
 
-/// A rod: centreline polyline with per-point radius (active scalars) swept by a tube filter.
+/// A rod: centreline polyline with per-point radius (active scalars) swept by a tube filter. The
+/// points and arrays are made once per structure and overwritten in place for every frame.
 struct RodActor {
   vtkSmartPointer<vtkPolyData> centreline = vtkSmartPointer<vtkPolyData>::New();
+  vtkSmartPointer<vtkPoints> points = vtkSmartPointer<vtkPoints>::New();
+  vtkSmartPointer<vtkDoubleArray> radii = vtkSmartPointer<vtkDoubleArray>::New();
+  vtkSmartPointer<vtkDoubleArray> value = vtkSmartPointer<vtkDoubleArray>::New();
+  vtkSmartPointer<vtkDoubleArray> normals = vtkSmartPointer<vtkDoubleArray>::New();
   vtkSmartPointer<vtkTubeFilter> tube = vtkSmartPointer<vtkTubeFilter>::New();
   vtkSmartPointer<vtkActor> actor = vtkSmartPointer<vtkActor>::New();
 };
 
 RodActor makeRodActor(std::size_t sample_count) {
   RodActor rod;
+  const auto count = static_cast<vtkIdType>(sample_count);
   vtkNew<vtkCellArray> lines;
-  lines->InsertNextCell(static_cast<vtkIdType>(sample_count));
-  for (std::size_t i = 0; i < sample_count; ++i) {
-    lines->InsertCellPoint(static_cast<vtkIdType>(i));
+  lines->InsertNextCell(count);
+  for (vtkIdType i = 0; i < count; ++i) {
+    lines->InsertCellPoint(i);
   }
   rod.centreline->SetLines(lines);
+  rod.points->SetNumberOfPoints(count);
+  rod.centreline->SetPoints(rod.points);
+  rod.radii->SetName("radius");
+  rod.radii->SetNumberOfTuples(count);
+  rod.centreline->GetPointData()->SetScalars(rod.radii);
+  // the colour-map value rides along as a second array (the tube filter keeps every array)
+  rod.value->SetName("value");
+  rod.value->SetNumberOfTuples(count);
+  rod.centreline->GetPointData()->AddArray(rod.value);
+  rod.normals->SetNumberOfComponents(3);
+  rod.normals->SetNumberOfTuples(count);
   rod.tube->SetInputData(rod.centreline);
   rod.tube->SetNumberOfSides(kTubeSides);
   rod.tube->SetVaryRadiusToVaryRadiusByAbsoluteScalar();
@@ -104,39 +121,32 @@ double radiusAt(const RodShape& shape, std::size_t sample) {
   return shape.radii[std::min(sample, shape.radii.size() - 1)];
 }
 
-// the section frame's y axis seeds the tube's sides, so the tube twists with the rod
+// the section frame's y axis seeds the tube's sides, so the tube twists with the rod; the sample
+// count is the one the actor was made for (it is part of the structure signature)
 void updateRodActor(RodActor& rod, const RodShape& shape) {
   const auto count = static_cast<vtkIdType>(shape.points.size());
-  vtkNew<vtkPoints> points;
-  vtkNew<vtkDoubleArray> radii;
-  radii->SetName("radius");
-  points->SetNumberOfPoints(count);
-  radii->SetNumberOfTuples(count);
-  for (vtkIdType i = 0; i < count; ++i) {
-    const Eigen::Vector3d& p = shape.points[static_cast<std::size_t>(i)];
-    points->SetPoint(i, p.x(), p.y(), p.z());
-    radii->SetValue(i, radiusAt(shape, static_cast<std::size_t>(i)));
-  }
-  rod.centreline->SetPoints(points);
-  rod.centreline->GetPointData()->SetScalars(radii);
-  // the colour-map value rides along as a second array (the tube filter keeps every array)
-  vtkNew<vtkDoubleArray> value;
-  value->SetName("value");
-  value->SetNumberOfTuples(count);
   for (vtkIdType i = 0; i < count; ++i) {
     const auto sample = static_cast<std::size_t>(i);
-    value->SetValue(i, sample < shape.scalar.size() ? shape.scalar[sample] : 0.0);
+    const Eigen::Vector3d& p = shape.points[sample];
+    rod.points->SetPoint(i, p.x(), p.y(), p.z());
+    rod.radii->SetValue(i, radiusAt(shape, sample));
+    rod.value->SetValue(i, sample < shape.scalar.size() ? shape.scalar[sample] : 0.0);
   }
-  rod.centreline->GetPointData()->AddArray(value);
+  rod.points->Modified();
+  rod.radii->Modified();
+  rod.value->Modified();
+  vtkPointData* point_data = rod.centreline->GetPointData();
   if (shape.orientations.size() == shape.points.size()) {
-    vtkNew<vtkDoubleArray> normals;
-    normals->SetNumberOfComponents(3);
-    normals->SetNumberOfTuples(count);
     for (vtkIdType i = 0; i < count; ++i) {
       const Eigen::Vector3d y_axis = shape.orientations[static_cast<std::size_t>(i)].col(1);
-      normals->SetTuple3(i, y_axis.x(), y_axis.y(), y_axis.z());
+      rod.normals->SetTuple3(i, y_axis.x(), y_axis.y(), y_axis.z());
     }
-    rod.centreline->GetPointData()->SetNormals(normals);
+    rod.normals->Modified();
+    if (point_data->GetNormals() != rod.normals) {
+      point_data->SetNormals(rod.normals);
+    }
+  } else if (point_data->GetNormals() != nullptr) {
+    point_data->SetNormals(nullptr);
   }
   rod.centreline->Modified();
   rod.actor->SetVisibility(count >= 2);
@@ -266,15 +276,38 @@ std::vector<double> sampleAbscissae(const RodShape& rod, double length) {
   return X;
 }
 
-/// Pose of the centreline at abscissa X, interpolated between samples.
-void rodPoseAt(const RodShape& rod, const std::vector<double>& X, double x, Eigen::Vector3d& p,
+/// Pose of the centreline at abscissa \p x of a rod of reference length \p length, interpolated
+/// between samples whose abscissae are sampleAbscissae(rod, length), computed on the way (this
+/// runs for every joint glyph and load arrow of every frame: no allocation).
+void rodPoseAt(const RodShape& rod, double length, double x, Eigen::Vector3d& p,
                Eigen::Matrix3d& R) {
+  double arc = 0.0;
+  for (std::size_t i = 1; i < rod.points.size(); ++i) {
+    arc += (rod.points[i] - rod.points[i - 1]).norm();
+  }
+  const double scale = arc > 0.0 ? length / arc : 0.0;
+  // the first sample at or beyond x (or the last), as abscissae X_before < X_i
   std::size_t i = 1;
-  while (i + 1 < X.size() && X[i] < x) ++i;
-  const double span = X[i] - X[i - 1];
-  const double s = span > 0.0 ? std::clamp((x - X[i - 1]) / span, 0.0, 1.0) : 0.0;
+  double X_before = 0.0;
+  double X_i = (rod.points[1] - rod.points[0]).norm() * scale;
+  while (i + 1 < rod.points.size() && X_i < x) {
+    ++i;
+    X_before = X_i;
+    X_i += (rod.points[i] - rod.points[i - 1]).norm() * scale;
+  }
+  const double span = X_i - X_before;
+  const double s = span > 0.0 ? std::clamp((x - X_before) / span, 0.0, 1.0) : 0.0;
   p = (1.0 - s) * rod.points[i - 1] + s * rod.points[i];
   R = s < 0.5 ? rod.orientations[i - 1] : rod.orientations[i];
+}
+
+/// The reference length of soft link \p link [m]: the sum of its divisions.
+double rodLength(const RobotDescription& robot, int link) {
+  double length = 0.0;
+  for (const DivisionDesc& d : robot.links[static_cast<std::size_t>(link)].soft.divisions) {
+    length += d.length;
+  }
+  return length;
 }
 
 const RodShape* rodOf(const Frame& frame, int link) {
@@ -344,12 +377,8 @@ vtkSmartPointer<vtkPolyData> makeLoadArrows(const RobotDescription& robot, const
     Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
     bool placed = false;
     if (const RodShape* rod = rodOf(frame, link)) {
-      double length = 0.0;
-      for (const DivisionDesc& d : robot.links[static_cast<std::size_t>(link)].soft.divisions) {
-        length += d.length;
-      }
-      const std::vector<double> X = sampleAbscissae(*rod, length);
-      rodPoseAt(*rod, X, load.abscissa < 0.0 ? length : load.abscissa, p, R);
+      const double length = rodLength(robot, link);
+      rodPoseAt(*rod, length, load.abscissa < 0.0 ? length : load.abscissa, p, R);
       placed = true;
     }
     for (const BodyShape& body : frame.bodies) {
@@ -401,7 +430,8 @@ vtkSmartPointer<vtkPolyData> makeLoadArrows(const RobotDescription& robot, const
 constexpr Rgb kJointColor{0.45, 0.25, 0.70};
 constexpr Rgb kLoopJointColor{0.75, 0.20, 0.55};
 
-/// Where a joint sits and which way its axis points, in the link frame it moves.
+/// Where a joint sits and which way its axis points, in the link frame it moves. Everything here
+/// is fixed by the description (jointGlyphPlaces); only the link frame moves from frame to frame.
 struct JointGlyphPlace {
   int link = -1;           ///< the link whose frame carries the glyph
   double abscissa = -2.0;  ///< soft: X along the rod (-1 tip); -2: the rod's base
@@ -410,6 +440,9 @@ struct JointGlyphPlace {
   JointType type = JointType::Revolute;
   double size = 0.02;  ///< [m]
   bool loop = false;   ///< a closed-loop joint (drawn in its own colour)
+  /// the glyph's pose in the link frame: the placement, with the glyph's x on the joint axis
+  Eigen::Isometry3d g_LG = Eigen::Isometry3d::Identity();
+  double rod_length = 0.0;  ///< a soft link's reference length [m] (0 for a rigid one)
 };
 
 Eigen::Matrix3d rotationOf(const Vec3& rpy) {
@@ -417,6 +450,19 @@ Eigen::Matrix3d rotationOf(const Vec3& rpy) {
           Eigen::AngleAxisd(rpy[1], Eigen::Vector3d::UnitY()) *
           Eigen::AngleAxisd(rpy[0], Eigen::Vector3d::UnitX()))
       .toRotationMatrix();
+}
+
+// the parts of a place that no frame changes
+void completePlace(const RobotDescription& robot, JointGlyphPlace& place) {
+  Eigen::Vector3d axis(place.axis[0], place.axis[1], place.axis[2]);
+  axis = axis.norm() > 0.0 ? axis.normalized() : Eigen::Vector3d::UnitX();
+  const Eigen::Matrix3d R_axis =
+      Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), axis).toRotationMatrix();
+  place.g_LG = Eigen::Isometry3d::Identity();
+  place.g_LG.translation() = Eigen::Vector3d(place.placement.position.data());
+  place.g_LG.linear() = rotationOf(place.placement.rpy) * R_axis;
+  const LinkDesc& link = robot.links[static_cast<std::size_t>(place.link)];
+  place.rod_length = link.kind == BodyKind::Soft ? rodLength(robot, place.link) : 0.0;
 }
 
 // glyph size from the body it sits on: a little wider than its thinnest dimension, so that it
@@ -485,9 +531,10 @@ vtkSmartPointer<vtkPolyData> makeJointGlyph(JointType type, double size) {
   return glyph;
 }
 
-/// The pose in world of frame (link, abscissa) of \p frame, or nothing when it is not drawn.
+/// The pose in world of frame (link, abscissa) of \p frame, or nothing when it is not drawn;
+/// \p rod_length is the link's reference length when it is soft (rodLength).
 std::optional<Eigen::Isometry3d> linkFramePose(const RobotDescription& robot, const Frame& frame,
-                                               int link, double abscissa) {
+                                               int link, double abscissa, double rod_length) {
   if (link < 0 || link >= static_cast<int>(robot.links.size())) return std::nullopt;
   Eigen::Isometry3d g = Eigen::Isometry3d::Identity();
   if (const RodShape* rod = rodOf(frame, link)) {
@@ -496,14 +543,9 @@ std::optional<Eigen::Isometry3d> linkFramePose(const RobotDescription& robot, co
       g.translation() = rod->points.front();
       return g;
     }
-    double length = 0.0;
-    for (const DivisionDesc& d : robot.links[static_cast<std::size_t>(link)].soft.divisions) {
-      length += d.length;
-    }
-    const std::vector<double> X = sampleAbscissae(*rod, length);
     Eigen::Vector3d p;
     Eigen::Matrix3d R;
-    rodPoseAt(*rod, X, abscissa < 0.0 ? length : abscissa, p, R);
+    rodPoseAt(*rod, rod_length, abscissa < 0.0 ? rod_length : abscissa, p, R);
     g.linear() = R;
     g.translation() = p;
     return g;
@@ -528,6 +570,7 @@ std::vector<JointGlyphPlace> jointGlyphPlaces(const RobotDescription& robot) {
     place.axis = link.joint.axis;
     place.type = link.joint.type;
     place.size = glyphSize(link);
+    completePlace(robot, place);
     places.push_back(place);
   }
   for (const ClosedChainDesc& chain : robot.closed_chains) {
@@ -541,6 +584,7 @@ std::vector<JointGlyphPlace> jointGlyphPlaces(const RobotDescription& robot) {
     place.type = chain.joint.type == JointType::Fixed ? JointType::Spherical : chain.joint.type;
     place.size = glyphSize(link);
     place.loop = true;
+    completePlace(robot, place);
     places.push_back(place);
   }
   return places;
@@ -574,7 +618,7 @@ vtkSmartPointer<vtkPolyData> makeFrameTriads(const RobotDescription& robot, cons
     }
   }
   for (const BodyShape& body : frame.bodies) {
-    const auto g = linkFramePose(robot, frame, body.link, -2.0);
+    const auto g = linkFramePose(robot, frame, body.link, -2.0, 0.0);
     if (!g) continue;
     const double size = std::max({body.shape.size[0], body.shape.size[1], body.shape.size[2]});
     add(g->translation(), g->linear(), std::max(0.5 * size, 0.02));
@@ -669,22 +713,16 @@ struct RobotScene::Impl {
     for (std::size_t i = 0; i < joint_actors.size(); ++i) {
       vtkActor* actor = joint_actors[i];
       const JointGlyphPlace& place = joint_places[i];
-      const auto g_WL = frame != nullptr && show_joints
-                            ? linkFramePose(description, *frame, place.link, place.abscissa)
-                            : std::nullopt;
+      const auto g_WL =
+          frame != nullptr && show_joints
+              ? linkFramePose(description, *frame, place.link, place.abscissa, place.rod_length)
+              : std::nullopt;
       actor->SetVisibility(g_WL.has_value());
       if (!g_WL) continue;
-      // the glyph's x onto the joint axis, in the joint frame
-      Eigen::Vector3d axis(place.axis[0], place.axis[1], place.axis[2]);
-      axis = axis.norm() > 0.0 ? axis.normalized() : Eigen::Vector3d::UnitX();
-      const Eigen::Matrix3d R_axis =
-          Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitX(), axis).toRotationMatrix();
-      Eigen::Isometry3d g = *g_WL;
-      g.translation() += g.linear() * Eigen::Vector3d(place.placement.position.data());
-      g.linear() = g.linear() * rotationOf(place.placement.rpy) * R_axis;
+      const Eigen::Matrix4d g_WG = (*g_WL * place.g_LG).matrix();
       vtkMatrix4x4* matrix = actor->GetUserMatrix();
       for (int row = 0; row < 4; ++row) {
-        for (int col = 0; col < 4; ++col) matrix->SetElement(row, col, g.matrix()(row, col));
+        for (int col = 0; col < 4; ++col) matrix->SetElement(row, col, g_WG(row, col));
       }
       matrix->Modified();
       actor->Modified();
@@ -695,10 +733,15 @@ struct RobotScene::Impl {
   void updateOverlays(const Frame* frame) {
     static const Frame kEmpty;
     const Frame& source = frame != nullptr ? *frame : kEmpty;
-    static_cast<vtkPolyDataMapper*>(cables->GetMapper())
-        ->SetInputData(makeCableLines(description, source, cable_count));
-    static_cast<vtkPolyDataMapper*>(loads->GetMapper())
-        ->SetInputData(makeLoadArrows(description, source, load_count));
+    // a model without cables (or loads) keeps the empty geometry it has
+    if (!description.cables.empty() || cable_count > 0) {
+      static_cast<vtkPolyDataMapper*>(cables->GetMapper())
+          ->SetInputData(makeCableLines(description, source, cable_count));
+    }
+    if (!description.point_loads.empty() || load_count > 0) {
+      static_cast<vtkPolyDataMapper*>(loads->GetMapper())
+          ->SetInputData(makeLoadArrows(description, source, load_count));
+    }
     updateJointGlyphs(frame);
     triad_count = 0;
     frames->SetVisibility(show_frames && frame != nullptr);
@@ -746,23 +789,29 @@ struct RobotScene::Impl {
 
   bool color_by_scalar = false;
   double scalar_max = 0.0;  // the colour map's top, grown as larger values appear
+  vtkSmartPointer<vtkLookupTable> color_table = makeColorTable();
 
+  static vtkSmartPointer<vtkLookupTable> makeColorTable() {
+    auto table = vtkSmartPointer<vtkLookupTable>::New();
+    table->SetHueRange(0.667, 0.0);  // blue to red
+    table->Build();
+    return table;
+  }
+
+  // one table for every rod, made once: the mappers change only when the mode or range does
   void applyColorMap(const Frame* frame) {
     if (color_by_scalar && frame != nullptr) {
       for (const RodShape& rod : frame->rods) {
         for (double value : rod.scalar) scalar_max = std::max(scalar_max, std::abs(value));
       }
     }
-    vtkNew<vtkLookupTable> table;
-    table->SetHueRange(0.667, 0.0);  // blue to red
-    table->Build();
     for (RodActor& rod : rods) {
       auto* mapper = static_cast<vtkPolyDataMapper*>(rod.actor->GetMapper());
       mapper->SetScalarVisibility(color_by_scalar);
       if (color_by_scalar) {
         mapper->SetScalarModeToUsePointFieldData();
         mapper->SelectColorArray("value");
-        mapper->SetLookupTable(table);
+        mapper->SetLookupTable(color_table);
         mapper->SetScalarRange(0.0, std::max(scalar_max, 1e-9));
       }
     }
