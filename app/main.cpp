@@ -58,8 +58,10 @@ void scheduleScreenshot(tendril::MainWindow& window, const QString& path, int de
   });
 }
 
-// runs the dynamics, shows the middle of the recording, then takes the screenshot
+// runs the dynamics (sampling the Jacobian mismatch, so that every plot holds data), shows the
+// middle of the recording, then takes the screenshot
 void simulateThenScreenshot(tendril::MainWindow& window, const QString& path) {
+  window.setJacobianMismatchSamples(50);
   QObject::connect(window.simulation(), &tendril::SimulationController::runFinished, &window,
                    [&window, path](const QString&, bool) {
                      const auto frames = static_cast<int>(window.simulation()->frameCount());
