@@ -22,6 +22,7 @@ readonly PACKAGES=(
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev
   libgtest-dev libgmock-dev libbenchmark-dev libmujoco-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
+  ffmpeg  # optional at run time (File > Export Replay as Video); here so that its test runs
 )
 
 say() { printf '\033[1m[tendril]\033[0m %s\n' "$*" >&2; }
