@@ -28,7 +28,7 @@ void compositeTimes(const SpatialInertia& I, const Matrix6d* A, const Matrix6Xd&
 
 // world subspace of joint j and its sum along the group
 void worldSubspace(const VirtualJoint& joint, Data& data, int j) {
-  Matrix6Xd& S = data.M_subspace[j];
+  Matrix6Xd& S = data.S_world[j];
   const SE3 base = joint.single_screw ? data.g[j] : data.g[j] * data.g_local[j].inverse();
   S.topRows<3>().noalias() = base.R.lazyProduct(data.S[j].topRows<3>());
   S.bottomRows<3>().noalias() = base.R.lazyProduct(data.S[j].bottomRows<3>());
@@ -53,7 +53,7 @@ void groupBlock(const Model& model, const VirtualJoint& joint, Data& data, int j
   } else {
     Y = IS;
   }
-  const Matrix6Xd& S = data.M_subspace[j];
+  const Matrix6Xd& S = data.S_world[j];
   data.M.block(joint.idx_q, joint.idx_q, nq, nq).noalias() += S.transpose().lazyProduct(Y);
   if (data.coordinate_path[data.group_first[j]].size() < 2) return;  // no group above
   Matrix6Xd& T = data.M_rows[data.group_first[j]];

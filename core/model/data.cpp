@@ -81,7 +81,6 @@ Data::Data(const Model& model) {
     Z.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     S.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     M_carry.emplace_back(Matrix6Xd::Zero(6, joint.nq));
-    M_subspace.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     M_subspace_sum.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     M_rows.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     max_nq = std::max(max_nq, joint.nq);

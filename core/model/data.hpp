@@ -59,8 +59,7 @@ struct Data {
   /// of its other children, accumulated as such (no difference of two large composites)
   std::vector<SpatialInertia> I_own;
   std::vector<Matrix6d> A_own;
-  std::vector<Matrix6Xd> M_subspace;      ///< S_j in world (6 x nq_j)
-  std::vector<Matrix6Xd> M_subspace_sum;  ///< summed along j's group down to j (6 x nq_j)
+  std::vector<Matrix6Xd> M_subspace_sum;  ///< S_world summed along j's group down to j
   std::vector<Matrix6Xd> M_carry;         ///< the group block's terms carried up (6 x nq_j)
   std::vector<Matrix6Xd> M_rows;          ///< sum of I S over a group, at its first joint
   Eigen::MatrixXd M;                      ///< generalised mass matrix (nv x nv), symmetric
@@ -88,7 +87,7 @@ struct Data {
   /// 6 x 4 nq_j, [Psi_dot | S | Psi_ddot | Psi_ddot_v] in world, summed over the joints of j's
   /// coordinate group (a division's intervals) from its first joint down to j
   std::vector<Matrix6Xd> columns;
-  std::vector<Matrix6Xd> S_world;        ///< S_j in world (6 x nq_j)
+  std::vector<Matrix6Xd> S_world;        ///< S_j in world (6 x nq_j), written by massMatrix too
   std::vector<SE3> g_base;               ///< base frame of joint j (where S_j lives) in world
   std::vector<Matrix6Xd> subtree_terms;  ///< [Y_q | Y_v] carried up a group (6 x 2 nq_j)
   std::vector<Matrix6Xd> row_terms;      ///< [T4 | T1 | T5] summed over a group, at its first joint

@@ -80,7 +80,8 @@ class IdaStepper final : public SundialsStepper {
     IDASetMaxNumSteps(memory_, 1000000);
     IDASetMinStep(memory_, options_.min_step);
     if (options_.step > 0.0) IDASetMaxStep(memory_, options_.step);
-    // our own Newton solver: its failure count drives the Jacobian reuse, and CVODE's test
+    // our own Newton solver, with a convergence test in CVODE's form whose failure count drives
+    // the Jacobian reuse
     newton_ = SUNNonlinSol_Newton(y_, context_);
     IDASetNonlinearSolver(memory_, newton_);
     SUNNonlinSolSetConvTestFn(newton_, convergenceTest, this);
