@@ -46,6 +46,7 @@
 #include "core/model/model.hpp"
 #include "core/sim/make_frame.hpp"
 #include "core/sim/rest_frame.hpp"
+#include "core/sim/thread_priority.hpp"
 #include "tendril_version.hpp"
 #include "ui/app_paths.hpp"
 #include "ui/edit_commands.hpp"
@@ -1265,6 +1266,7 @@ bool MainWindow::runStatics() {
   auto outcome = std::make_shared<StaticsOutcome>();
   // the worker alone owns its Data; the model is immutable and shared, the flag kept alive by it
   statics_thread_ = QThread::create([model, options, outcome, cancel = statics_cancel_] {
+    lowerCurrentThreadPriority();  // QThread::LowPriority does nothing on Linux
     try {
       Data data(*model);
       const Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model->nq);

@@ -10,6 +10,7 @@
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/model/data.hpp"
 #include "core/sim/make_frame.hpp"
+#include "core/sim/thread_priority.hpp"
 
 namespace tendril {
 
@@ -111,6 +112,8 @@ double SimulationRun::progress() const {
 }
 
 void SimulationRun::run(Eigen::VectorXd q0, Eigen::VectorXd v0) {
+  // the interface that watches this run must never wait for a core behind it
+  lowerCurrentThreadPriority();
   if (q0.size() == 0) q0 = Eigen::VectorXd::Zero(model_->nq);
   if (v0.size() == 0) v0 = Eigen::VectorXd::Zero(model_->nv);
   // makeFrame's workspace: simulate() keeps its own, so this one is touched by no other code

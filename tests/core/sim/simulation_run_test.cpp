@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -11,6 +12,11 @@
 #include <vector>
 
 #include "tests/support/test_models.hpp"
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <unistd.h>
+#endif
 
 namespace tendril {
 namespace {
@@ -134,6 +140,22 @@ TEST(SimulationRunTest, DivergenceReportsTheTimeReachedAndKeepsTheFrames) {
     EXPECT_TRUE(run.recording().at(i)->q.allFinite());
   }
 }
+
+#if defined(__linux__)
+// the worker yields the core to the interface: a nice value of at least 10 on its own thread,
+// while the thread that started it keeps its own
+TEST(SimulationRunTest, WorkerRunsAtBackgroundPriority) {
+  const int caller_nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  std::atomic<int> worker_nice{-100};
+  SimulationRun run(softCantilever(), shortRun(), [&](const FramePtr&) {
+    worker_nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  });
+  run.wait();
+
+  EXPECT_GE(worker_nice.load(), 10);
+  EXPECT_EQ(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())), caller_nice);
+}
+#endif
 
 }  // namespace
 }  // namespace tendril
