@@ -163,18 +163,12 @@ const Eigen::VectorXd& constrainedForwardDynamics(
   return cdd.qdd;
 }
 
-void constrainedForwardDynamicsDerivatives(const Model& model, Data& data,
-                                           ConstrainedDynamicsData& cdd,
-                                           const Eigen::Ref<const Eigen::VectorXd>& q,
-                                           const Eigen::Ref<const Eigen::VectorXd>& v,
-                                           const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
-                                           double t) {
+bool constrainedForceDerivatives(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+                                 const Eigen::Ref<const Eigen::VectorXd>& q,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v,
+                                 const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t) {
   constrainedForwardDynamics(model, data, cdd, q, v, tau_actuation, t);
-  if (!cdd.problem.empty() || !cdd.qdd.allFinite()) {
-    cdd.dqdd_dq.setConstant(std::numeric_limits<double>::quiet_NaN());
-    cdd.dqdd_dv.setConstant(std::numeric_limits<double>::quiet_NaN());
-    return;
-  }
+  if (!cdd.problem.empty() || !cdd.qdd.allFinite()) return false;
   // dr = d(B u)/dq - K - dID/dq (+ d(A^T lambda)/dq), -D - dID/dv at the constrained qdd
   inverseDynamicsDerivatives(model, data, cdd.q, cdd.v, cdd.qdd, t);
   actuationJacobian(model, data, cdd.q, t);
@@ -188,6 +182,20 @@ void constrainedForwardDynamicsDerivatives(const Model& model, Data& data,
     cdd.dforces_dq += cd.dAtlambda_dq;
     cdd.dc_dq = -cd.dbias_dq - (2.0 / T_B) * cd.dAv_dq - cd.de_dq / (T_B * T_B);
     cdd.dc_dv = -cd.dbias_dv - (2.0 / T_B) * cd.A;
+  }
+  return true;
+}
+
+void constrainedForwardDynamicsDerivatives(const Model& model, Data& data,
+                                           ConstrainedDynamicsData& cdd,
+                                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                                           const Eigen::Ref<const Eigen::VectorXd>& v,
+                                           const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
+                                           double t) {
+  if (!constrainedForceDerivatives(model, data, cdd, q, v, tau_actuation, t)) {
+    cdd.dqdd_dq.setConstant(std::numeric_limits<double>::quiet_NaN());
+    cdd.dqdd_dv.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return;
   }
   solveFreeBlock(model, cdd, cdd.dforces_dq, cdd.dc_dq, cdd.dqdd_dq);
   solveFreeBlock(model, cdd, cdd.dforces_dv, cdd.dc_dv, cdd.dqdd_dv);

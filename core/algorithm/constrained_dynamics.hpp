@@ -86,6 +86,16 @@ void constrainedForwardDynamicsDerivatives(const Model& model, Data& data,
                                            const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
                                            double t);
 
+/// \brief The parts of constrainedForwardDynamicsDerivatives() before the KKT solve: the force
+///        and constraint derivatives cdd.dforces_dq, dforces_dv, dc_dq, dc_dv at the constrained
+///        qdd, with cdd.M_uu and cdd.A_u (what an integrator's Newton matrix in force space needs,
+///        second_order_linear_solver.hpp). False, with cdd.problem set, when the solve fails.
+///        Allocation-free.
+bool constrainedForceDerivatives(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+                                 const Eigen::Ref<const Eigen::VectorXd>& q,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v,
+                                 const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t);
+
 /// \brief Residual of the index-3 equations (52a) for Newmark and statics, on the free rows:
 ///        R = [ (tau(q, v) - ID(q, v, a) + A^T lambda)_u ; e(q) ], tau = B u(t) - K q - D v.
 ///        The prescribed entries of q, v, a must already hold f, f', f''.

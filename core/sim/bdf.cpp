@@ -21,7 +21,8 @@ class BdfStepper final : public SundialsStepper {
       : SundialsStepper(system, options, kCvode) {}
 
   void reset(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) override {
-    resetCommon(q0, v0, makeSecondOrderMatrix);
+    force_space_ = system_.analyticJacobian();
+    resetCommon(q0, v0, force_space_ ? makeForceSpaceMatrix : makeSecondOrderMatrix);
     memory_ = CVodeCreate(CV_BDF, context_);
     CVodeInit(memory_, rightHandSide, t0, y_);
     CVodeSetUserData(memory_, this);
@@ -65,11 +66,19 @@ class BdfStepper final : public SundialsStepper {
   static int linearSystem(double t, N_Vector y, N_Vector /*f*/, SUNMatrix A, sunbooleantype jok,
                           sunbooleantype* jcur, double gamma, void* user, N_Vector, N_Vector,
                           N_Vector) {
+    auto* self = static_cast<BdfStepper*>(user);
+    if (self->force_space_) {
+      ForceSpaceBlocks& blocks = forceSpaceBlocks(A);
+      blocks.gamma = gamma;
+      *jcur = jok ? SUNFALSE : SUNTRUE;
+      if (jok) return 0;
+      self->unpack(y);
+      return self->system_.forceSpaceJacobian(t, self->q_, self->v_, blocks) ? 0 : 1;
+    }
     SecondOrderBlocks& blocks = secondOrderBlocks(A);
     blocks.gamma = gamma;
     *jcur = jok ? SUNFALSE : SUNTRUE;
     if (jok) return 0;
-    auto* self = static_cast<BdfStepper*>(user);
     self->unpack(y);
     self->system_.jacobian(t, self->q_, self->v_, blocks.dqdd_dq, blocks.dqdd_dv);
     return blocks.dqdd_dq.allFinite() && blocks.dqdd_dv.allFinite() ? 0 : 1;
@@ -81,6 +90,8 @@ class BdfStepper final : public SundialsStepper {
     NV_Ith_S(rate, 0) = self->system_.dissipationRate(self->v_);
     return 0;
   }
+
+  bool force_space_ = false;  // analytical derivatives: the Newton matrix in force space
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/sim/second_order_linear_solver.hpp"
 
 namespace tendril {
 
@@ -80,6 +81,57 @@ void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::V
     return;
   }
   jacobian_->compute(model_, data_, t, q, v, dqdd_dq, dqdd_dv);
+}
+
+namespace {
+// the columns cols of from
+void gatherColumns(const Eigen::MatrixXd& from, const std::vector<int>& cols, Eigen::MatrixXd& to) {
+  to.resize(from.rows(), static_cast<Eigen::Index>(cols.size()));
+  for (std::size_t c = 0; c < cols.size(); ++c)
+    to.col(static_cast<Eigen::Index>(c)) = from.col(cols[c]);
+}
+// the entries (rows, cols) of from
+void gather(const Eigen::MatrixXd& from, const std::vector<int>& rows, const std::vector<int>& cols,
+            Eigen::MatrixXd& to) {
+  to.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
+  for (std::size_t c = 0; c < cols.size(); ++c) {
+    for (std::size_t r = 0; r < rows.size(); ++r) to(r, c) = from(rows[r], cols[c]);
+  }
+}
+}  // namespace
+
+bool DynamicsSystem::forceSpaceJacobian(double t, const Eigen::VectorXd& q,
+                                        const Eigen::VectorXd& v, ForceSpaceBlocks& blocks) {
+  ++jacobian_evaluations_;
+  actuationForces(model_, q, t, tau_);
+  if (!constrained_) {
+    if (static_cast<int>(blocks.free.size()) != model_.nv) {
+      blocks.free.resize(model_.nv);
+      for (int k = 0; k < model_.nv; ++k) blocks.free[k] = k;
+      blocks.dr_dq.resize(model_.nv, model_.nv);
+      blocks.dr_dv.resize(model_.nv, model_.nv);
+    }
+    if (!forceBalanceDerivatives(model_, data_, q, v, tau_, t, blocks.dr_dq, blocks.dr_dv))
+      return false;
+    blocks.mass = data_.M;
+    return blocks.dr_dq.allFinite() && blocks.dr_dv.allFinite();
+  }
+  ConstrainedDynamicsData& cdd = *constrained_;
+  if (!constrainedForceDerivatives(model_, data_, cdd, q, v, tau_, t)) return false;
+  const std::vector<int>& free = cdd.free_coordinates;
+  blocks.free = free;
+  blocks.mass = cdd.M_uu;
+  gather(cdd.dforces_dq, free, free, blocks.dr_dq);
+  gather(cdd.dforces_dv, free, free, blocks.dr_dv);
+  if (model_.n_constraints > 0) {
+    blocks.A = cdd.A_u;
+  } else {
+    blocks.A.resize(0, static_cast<Eigen::Index>(free.size()));
+  }
+  gatherColumns(cdd.dc_dq, free, blocks.dc_dq);
+  gatherColumns(cdd.dc_dv, free, blocks.dc_dv);
+  return blocks.dr_dq.allFinite() && blocks.dr_dv.allFinite() && blocks.dc_dq.allFinite() &&
+         blocks.dc_dv.allFinite();
 }
 
 void DynamicsSystem::constrainedJacobian(double t, const Eigen::VectorXd& q,

@@ -13,6 +13,8 @@
 
 namespace tendril {
 
+struct ForceSpaceBlocks;  // second_order_linear_solver.hpp
+
 /// \brief Supplies dFD/dq and dFD/dv, the blocks of the Jacobian of x' = f(t, x) (theory-gvs.md
 /// (6b), (7), (9)).
 class DynamicsJacobian {
@@ -60,6 +62,13 @@ class DynamicsSystem {
   /// \brief dFD/dq and dFD/dv at (t, q, v).
   void jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                 Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
+  /// \brief The analytical Jacobian in force space for CVODE's Newton matrix (force-space blocks
+  /// of second_order_linear_solver.hpp): M_uu, the derivatives of the force balance and, with
+  /// closed chains, A_u and the derivatives of the constraint right-hand side, on the free
+  /// coordinates. Counted as a Jacobian. \pre analyticJacobian().
+  /// \return false when the forward dynamics fails there (M or the constraints singular)
+  bool forceSpaceJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                          ForceSpaceBlocks& blocks);
   /// \brief The equations of motion as a residual, zero exactly when a = acceleration(t, q, v):
   /// dynamicsResidual() (ID(q, v, a, t) - B u(t) + K q + D v) on the free coordinates; a
   /// prescribed coordinate enters q, v, a as f(t), f'(t), f''(t) and its row is a_k - f''(t).

@@ -21,6 +21,10 @@ struct Content {
   Eigen::MatrixXd reduced;     // A22 + beta A21
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
   Eigen::VectorXd rhs, scaled_q;
+  // force space: the (nu + m) x (nu + m) matrix, sized at the first setup
+  Eigen::MatrixXd kkt;
+  Eigen::PartialPivLU<Eigen::MatrixXd> kkt_lu;
+  Eigen::VectorXd kkt_rhs, kkt_solution, b_q, b_v;
   int last_flag = SUNLS_SUCCESS;
 };
 
@@ -64,6 +68,56 @@ SUNMatrix_ID secondOrderId(SUNMatrix) {
 SUNMatrix_ID residualId(SUNMatrix) {
   return SUNMATRIX_CUSTOM;
 }
+SUNMatrix_ID forceSpaceId(SUNMatrix) {
+  return SUNMATRIX_CUSTOM;
+}
+
+// [[M - gamma dr/dv - gamma^2 dr/dq, -A^T], [A - gamma dc/dv - gamma^2 dc/dq, 0]]
+void assembleForceSpace(Content& c, const ForceSpaceBlocks& blocks) {
+  const auto nu = static_cast<Eigen::Index>(blocks.free.size());
+  const Eigen::Index m = blocks.A.rows();
+  const double gamma = blocks.gamma;
+  c.beta = gamma;
+  c.kkt.resize(nu + m, nu + m);
+  auto top_left = c.kkt.topLeftCorner(nu, nu);
+  top_left = blocks.mass;
+  top_left.noalias() -= gamma * blocks.dr_dv;
+  top_left.noalias() -= (gamma * gamma) * blocks.dr_dq;
+  if (m == 0) return;
+  c.kkt.topRightCorner(nu, m) = -blocks.A.transpose();
+  auto bottom_left = c.kkt.bottomLeftCorner(m, nu);
+  bottom_left = blocks.A;
+  bottom_left.noalias() -= gamma * blocks.dc_dv;
+  bottom_left.noalias() -= (gamma * gamma) * blocks.dc_dq;
+  c.kkt.bottomRightCorner(m, m).setZero();
+}
+
+// x_v from the force-space system, x_q = b_q + gamma x_v (x_v = b_v where prescribed)
+void solveForceSpace(Content& c, const ForceSpaceBlocks& blocks,
+                     const Eigen::Map<const Eigen::VectorXd>& rhs,
+                     Eigen::Map<Eigen::VectorXd>& out) {
+  const int n = c.n;
+  const auto nu = static_cast<Eigen::Index>(blocks.free.size());
+  const Eigen::Index m = blocks.A.rows();
+  c.b_q.resize(nu);
+  c.b_v.resize(nu);
+  for (Eigen::Index r = 0; r < nu; ++r) {
+    c.b_q(r) = rhs(blocks.free[r]);
+    c.b_v(r) = rhs(n + blocks.free[r]);
+  }
+  c.kkt_rhs.resize(nu + m);
+  c.kkt_rhs.head(nu).noalias() = blocks.mass * c.b_v;
+  c.kkt_rhs.head(nu).noalias() += (c.beta * blocks.dr_dq) * c.b_q;
+  if (m > 0) {
+    c.kkt_rhs.tail(m).noalias() = blocks.A * c.b_v;
+    c.kkt_rhs.tail(m).noalias() += (c.beta * blocks.dc_dq) * c.b_q;
+  }
+  c.kkt_solution.resize(nu + m);
+  c.kkt_solution = c.kkt_lu.solve(c.kkt_rhs);
+  out.tail(n) = rhs.tail(n);
+  for (Eigen::Index r = 0; r < nu; ++r) out(n + blocks.free[r]) = c.kkt_solution(r);
+  out.head(n) = rhs.head(n) + c.beta * out.tail(n);
+}
 
 int setup(SUNLinearSolver solver, SUNMatrix matrix) {
   Content& c = content(solver);
@@ -73,12 +127,20 @@ int setup(SUNLinearSolver solver, SUNMatrix matrix) {
   } else if (matrix->ops->getid == residualId) {
     const ResidualBlocks& blocks = residualBlocks(matrix);
     reduce(c, 1.0 / blocks.c, blocks.dqdd_dq, blocks.dqdd_dv);
+  } else if (matrix->ops->getid == forceSpaceId) {
+    assembleForceSpace(c, forceSpaceBlocks(matrix));
   } else {
     reduceDense(c, matrix);
   }
-  c.lu.compute(c.reduced);
+  const bool force_space = matrix->ops->getid == forceSpaceId;
+  if (force_space) {
+    c.kkt_lu.compute(c.kkt);
+  } else {
+    c.lu.compute(c.reduced);
+  }
   // a zero or non-finite pivot: recoverable, the integrator retries with a smaller step
-  const double smallest_pivot = c.lu.matrixLU().diagonal().cwiseAbs().minCoeff();
+  const double smallest_pivot =
+      (force_space ? c.kkt_lu.matrixLU() : c.lu.matrixLU()).diagonal().cwiseAbs().minCoeff();
   c.last_flag =
       smallest_pivot > 0.0 && std::isfinite(smallest_pivot) ? SUNLS_SUCCESS : SUNLS_LUFACT_FAIL;
   return c.last_flag;
@@ -90,6 +152,11 @@ int solve(SUNLinearSolver solver, SUNMatrix matrix, N_Vector x, N_Vector b, real
   const Eigen::Map<const Eigen::VectorXd> rhs(N_VGetArrayPointer(b), 2 * n);
   Eigen::Map<Eigen::VectorXd> out(N_VGetArrayPointer(x), 2 * n);
   // x and b are distinct vectors in CVODE and IDA
+  if (matrix->ops->getid == forceSpaceId) {
+    solveForceSpace(c, forceSpaceBlocks(matrix), rhs, out);
+    c.last_flag = SUNLS_SUCCESS;
+    return SUNLS_SUCCESS;
+  }
   if (matrix->ops->getid == residualId) {
     // diag(I, M) [[c I, -I], [-dFD/dq, c I - dFD/dv]] x = b is the CVODE system with
     // gamma = 1 / c on gamma [b_q; M^-1 b_v]
@@ -134,27 +201,35 @@ int keepBlocks(SUNMatrix) {
 }
 
 template <typename Blocks>
-SUNMatrix makeBlockMatrix(int n, SUNContext context, SUNMatrix_ID (*getid)(SUNMatrix)) {
+SUNMatrix makeBlockMatrix(Blocks* blocks, SUNContext context, SUNMatrix_ID (*getid)(SUNMatrix)) {
   SUNMatrix matrix = SUNMatNewEmpty(context);
   matrix->ops->getid = getid;
   matrix->ops->zero = keepBlocks;
   matrix->ops->destroy = destroyMatrix<Blocks>;
-  matrix->content = new Blocks(n);
+  matrix->content = blocks;
   return matrix;
 }
 
 }  // namespace
 
 SUNMatrix makeSecondOrderMatrix(int n, SUNContext context) {
-  return makeBlockMatrix<SecondOrderBlocks>(n, context, secondOrderId);
+  return makeBlockMatrix(new SecondOrderBlocks(n), context, secondOrderId);
 }
 
 SecondOrderBlocks& secondOrderBlocks(SUNMatrix matrix) {
   return *static_cast<SecondOrderBlocks*>(matrix->content);
 }
 
+SUNMatrix makeForceSpaceMatrix(int /*n*/, SUNContext context) {
+  return makeBlockMatrix(new ForceSpaceBlocks, context, forceSpaceId);
+}
+
+ForceSpaceBlocks& forceSpaceBlocks(SUNMatrix matrix) {
+  return *static_cast<ForceSpaceBlocks*>(matrix->content);
+}
+
 SUNMatrix makeResidualMatrix(int n, SUNContext context) {
-  return makeBlockMatrix<ResidualBlocks>(n, context, residualId);
+  return makeBlockMatrix(new ResidualBlocks(n), context, residualId);
 }
 
 ResidualBlocks& residualBlocks(SUNMatrix matrix) {

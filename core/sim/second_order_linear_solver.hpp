@@ -15,12 +15,26 @@
 // derivatives are taken at the same state (dr/dq = -M dFD/dq, dr/dv = -M dFD/dv there): the solve
 // applies M_k^-1 to the velocity rows, then is the CVODE one with gamma = 1 / c. The factor of M
 // and the derivatives can so be renewed separately (ida.cpp).
+//
+// With analytical derivatives CVODE's system is solved in force space instead (a
+// makeForceSpaceMatrix() matrix). dFD = M^-1 dr loses about cond(M) eps of its accuracy in the
+// directions of small inertia (thin rods: cond(M) ~ 1e15 on the fin-ray finger), and a Newton
+// matrix built from it leaves stiff components unconverged (error-test failures down to
+// h ~ 1e-7). Multiplying the velocity rows by M gives the same system without M^-1: on the free
+// coordinates u, with the force balance M qdd - A_u^T lambda = r(q, v), A_u qdd = c(q, v) of
+// constrained_dynamics.hpp (m = 0 without closed chains),
+//   [[M - gamma dr/dv - gamma^2 dr/dq, -A_u^T], [A_u - gamma dc/dv - gamma^2 dc/dq, 0]]
+//     [x_v; gamma dlambda] = [M b_v + gamma dr/dq b_q; A_u b_v + gamma dc/dq b_q],
+// x_v = b_v on the prescribed coordinates (their rows of J are zero), x_q = b_q + gamma x_v: one
+// LU of size nu + m, in which the damping and stiffness terms keep the small-inertia directions
+// well scaled.
 
 #include <sundials/sundials_context.h>
 #include <sundials/sundials_linearsolver.h>
 #include <sundials/sundials_matrix.h>
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "core/model/data.hpp"
 
@@ -42,6 +56,16 @@ struct ResidualBlocks {
   Data* mass = nullptr;              ///< holds the factor of M_k (solveMassMatrix())
 };
 
+/// \brief What a ForceSpaceMatrix holds: CVODE's I - gamma J by the force-space derivatives on
+/// the free coordinates (DynamicsSystem::forceSpaceJacobian() fills them).
+struct ForceSpaceBlocks {
+  std::vector<int> free;            ///< the free coordinates u (nu of n)
+  Eigen::MatrixXd mass;             ///< M_uu
+  Eigen::MatrixXd dr_dq, dr_dv;     ///< derivatives of the force balance (nu x nu)
+  Eigen::MatrixXd A, dc_dq, dc_dv;  ///< constraint Jacobian and derivatives of c (m x nu)
+  double gamma = 0.0;
+};
+
 /// \brief A SUNMatrix (SUNMATRIX_CUSTOM) standing for the 2n x 2n Newton matrix by its blocks;
 /// only makeSecondOrderLinearSolver() can use it. SUNMatZero leaves the blocks as they are (IDA
 /// zeroes the matrix before every Jacobian call): the Jacobian function overwrites or reuses
@@ -50,13 +74,17 @@ SUNMatrix makeSecondOrderMatrix(int n, SUNContext context);
 /// \brief The blocks of a matrix from makeSecondOrderMatrix(), to fill before the solver setup.
 SecondOrderBlocks& secondOrderBlocks(SUNMatrix matrix);
 
+/// \brief The same in force space (analytical derivatives).
+SUNMatrix makeForceSpaceMatrix(int n, SUNContext context);
+ForceSpaceBlocks& forceSpaceBlocks(SUNMatrix matrix);
+
 /// \brief The same for IDA's iteration matrix.
 SUNMatrix makeResidualMatrix(int n, SUNContext context);
 ResidualBlocks& residualBlocks(SUNMatrix matrix);
 
 /// \brief A direct SUNLinearSolver for 2n x 2n dense matrices [[I, -gamma I], [A21, A22]] (what
-/// CVODE forms from the Jacobian of a second-order system), makeSecondOrderMatrix() ones and
-/// makeResidualMatrix() ones. Free with SUNLinSolFree.
+/// CVODE forms from the Jacobian of a second-order system), makeSecondOrderMatrix(),
+/// makeForceSpaceMatrix() and makeResidualMatrix() ones. Free with SUNLinSolFree.
 SUNLinearSolver makeSecondOrderLinearSolver(int n, SUNContext context);
 
 }  // namespace tendril

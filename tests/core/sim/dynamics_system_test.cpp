@@ -11,6 +11,7 @@
 
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
+#include "tests/support/closed_chain_models.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
@@ -60,6 +61,67 @@ TEST(SecondOrderLinearSolverTest, MatchesAFullLuSolve) {
   N_VDestroy(rhs);
   SUNMatDestroy(matrix);
   SUNContext_Free(&context);
+}
+
+// a driven four-bar: a closed chain and a prescribed coordinate
+RobotDescription drivenFourBar() {
+  RobotDescription robot = test::fourBar();
+  JointInputDesc drive;
+  drive.link = "crank";
+  drive.mode = JointInputDesc::Mode::Position;
+  drive.value.kind = TimeFunction::Kind::Sine;
+  drive.value.amplitude = 0.6;
+  drive.value.frequency = 1.0;
+  robot.joint_inputs.push_back(drive);
+  return robot;
+}
+
+// the force-space Newton solve (analytical derivatives) equals the solve of CVODE's 2n x 2n
+// I - gamma [[0, I], [dFD/dq, dFD/dv]] built from the acceleration-space Jacobian, for an
+// unconstrained robot, a soft rod pinned in a loop and a driven closed chain
+TEST(SecondOrderLinearSolverTest, ForceSpaceSolveMatchesTheAccelerationSpaceSystem) {
+  struct Case {
+    const char* name;
+    RobotDescription robot;
+  };
+  for (const Case& c :
+       {Case{"hybrid_serial_robot", test::example("hybrid_serial_robot")},
+        Case{"soft_loop", test::softLoop(0.02)}, Case{"driven_four_bar", drivenFourBar()}}) {
+    const Model model = buildModel(c.robot);
+    const int n = model.nv;
+    DynamicsSystem system(model, std::make_unique<AnalyticJacobian>());
+    const test::State s = test::randomState(model, 11, 0.3);
+    const double t = 0.3, gamma = 2e-3;
+    Eigen::MatrixXd dqdd_dq, dqdd_dv;
+    system.jacobian(t, s.q, s.v, dqdd_dq, dqdd_dv);
+    Eigen::MatrixXd full = Eigen::MatrixXd::Identity(2 * n, 2 * n);
+    full.topRightCorner(n, n) -= gamma * Eigen::MatrixXd::Identity(n, n);
+    full.bottomLeftCorner(n, n) -= gamma * dqdd_dq;
+    full.bottomRightCorner(n, n) -= gamma * dqdd_dv;
+    std::mt19937 random(5);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    const Eigen::VectorXd b = Eigen::VectorXd::NullaryExpr(2 * n, [&] { return uniform(random); });
+
+    SUNContext context = nullptr;
+    SUNContext_Create(nullptr, &context);
+    SUNMatrix matrix = makeForceSpaceMatrix(n, context);
+    ForceSpaceBlocks& blocks = forceSpaceBlocks(matrix);
+    ASSERT_TRUE(system.forceSpaceJacobian(t, s.q, s.v, blocks)) << c.name;
+    blocks.gamma = gamma;
+    N_Vector x = N_VNew_Serial(2 * n, context), rhs = N_VNew_Serial(2 * n, context);
+    Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(rhs), 2 * n) = b;
+    SUNLinearSolver solver = makeSecondOrderLinearSolver(n, context);
+    ASSERT_EQ(SUNLinSolSetup(solver, matrix), SUNLS_SUCCESS) << c.name;
+    ASSERT_EQ(SUNLinSolSolve(solver, matrix, x, rhs, 0.0), SUNLS_SUCCESS) << c.name;
+    const Eigen::VectorXd expected = full.partialPivLu().solve(b);
+    const Eigen::Map<Eigen::VectorXd> solution(N_VGetArrayPointer(x), 2 * n);
+    EXPECT_LT((solution - expected).norm(), 1e-9 * expected.norm()) << c.name;
+    SUNLinSolFree(solver);
+    N_VDestroy(x);
+    N_VDestroy(rhs);
+    SUNMatDestroy(matrix);
+    SUNContext_Free(&context);
+  }
 }
 
 }  // namespace
