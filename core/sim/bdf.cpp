@@ -1,8 +1,9 @@
-// Variable-step, variable-order BDF through SUNDIALS CVODE(S). The Jacobian [[0, I], [dFD/dq,
-// dFD/dv]] comes from the system's DynamicsJacobian (analytical or finite differences); the Newton
-// systems are formed by their n x n blocks and solved at size n, not 2n
-// (second_order_linear_solver.hpp); the damping work is a CVODES quadrature, so it is integrated
-// to tolerance.
+// Variable-step, variable-order BDF through SUNDIALS CVODE(S). CVODE's Newton matrix I - gamma J,
+// J = [[0, I], [dFD/dq, dFD/dv]], is handed over as force-space blocks
+// (DynamicsSystem::forceSpaceJacobian(): M, the derivatives of the force balance and of the
+// constraint right-hand side, analytical or by central differences) and solved at size nu + m
+// (second_order_linear_solver.hpp), never through M^-1; the damping work is a CVODES quadrature, so
+// it is integrated to tolerance.
 
 #include <cvodes/cvodes.h>
 
@@ -21,8 +22,7 @@ class BdfStepper final : public SundialsStepper {
       : SundialsStepper(system, options, kCvode) {}
 
   void reset(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) override {
-    force_space_ = system_.analyticJacobian();
-    resetCommon(q0, v0, force_space_ ? makeForceSpaceMatrix : makeSecondOrderMatrix);
+    resetCommon(q0, v0, makeForceSpaceMatrix);
     memory_ = CVodeCreate(CV_BDF, context_);
     CVodeInit(memory_, rightHandSide, t0, y_);
     CVodeSetUserData(memory_, this);
@@ -61,27 +61,18 @@ class BdfStepper final : public SundialsStepper {
     return x_dot.allFinite() ? 0 : 1;
   }
 
-  // A = I - gamma J by its blocks: a fresh Jacobian unless CVODE may reuse the last one (jok);
-  // the blocks keep the last Jacobian between calls, as CVODE's savedJ would
+  // A = I - gamma J by its force-space blocks: a fresh Jacobian unless CVODE may reuse the last
+  // one (jok); the blocks keep the last Jacobian between calls, as CVODE's savedJ would
   static int linearSystem(double t, N_Vector y, N_Vector /*f*/, SUNMatrix A, sunbooleantype jok,
                           sunbooleantype* jcur, double gamma, void* user, N_Vector, N_Vector,
                           N_Vector) {
-    auto* self = static_cast<BdfStepper*>(user);
-    if (self->force_space_) {
-      ForceSpaceBlocks& blocks = forceSpaceBlocks(A);
-      blocks.gamma = gamma;
-      *jcur = jok ? SUNFALSE : SUNTRUE;
-      if (jok) return 0;
-      self->unpack(y);
-      return self->system_.forceSpaceJacobian(t, self->q_, self->v_, blocks) ? 0 : 1;
-    }
-    SecondOrderBlocks& blocks = secondOrderBlocks(A);
+    ForceSpaceBlocks& blocks = forceSpaceBlocks(A);
     blocks.gamma = gamma;
     *jcur = jok ? SUNFALSE : SUNTRUE;
     if (jok) return 0;
+    auto* self = static_cast<BdfStepper*>(user);
     self->unpack(y);
-    self->system_.jacobian(t, self->q_, self->v_, blocks.dqdd_dq, blocks.dqdd_dv);
-    return blocks.dqdd_dq.allFinite() && blocks.dqdd_dv.allFinite() ? 0 : 1;
+    return self->system_.forceSpaceJacobian(t, self->q_, self->v_, blocks) ? 0 : 1;
   }
 
   static int dissipationRate(double /*t*/, N_Vector y, N_Vector rate, void* user) {
@@ -90,8 +81,6 @@ class BdfStepper final : public SundialsStepper {
     NV_Ith_S(rate, 0) = self->system_.dissipationRate(self->v_);
     return 0;
   }
-
-  bool force_space_ = false;  // analytical derivatives: the Newton matrix in force space
 };
 
 }  // namespace

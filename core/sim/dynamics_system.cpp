@@ -3,9 +3,11 @@
 #include <stdexcept>
 
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/constraints.hpp"
 #include "core/algorithm/dynamics_residual.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
+#include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
@@ -104,6 +106,7 @@ bool DynamicsSystem::forceSpaceJacobian(double t, const Eigen::VectorXd& q,
                                         const Eigen::VectorXd& v, ForceSpaceBlocks& blocks) {
   ++jacobian_evaluations_;
   actuationForces(model_, q, t, tau_);
+  if (!analytic_) return forceSpaceDifferences(t, q, v, blocks);
   if (!constrained_) {
     if (static_cast<int>(blocks.free.size()) != model_.nv) {
       blocks.free.resize(model_.nv);
@@ -130,6 +133,85 @@ bool DynamicsSystem::forceSpaceJacobian(double t, const Eigen::VectorXd& q,
   }
   gatherColumns(cdd.dc_dq, free, blocks.dc_dq);
   gatherColumns(cdd.dc_dv, free, blocks.dc_dv);
+  return blocks.dr_dq.allFinite() && blocks.dr_dv.allFinite() && blocks.dc_dq.allFinite() &&
+         blocks.dc_dv.allFinite();
+}
+
+void DynamicsSystem::forceBalanceAt(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                    Eigen::VectorXd& r, Eigen::VectorXd& g) {
+  actuationForces(model_, q, t, r);
+  r.noalias() -= model_.K * q;
+  r.noalias() -= model_.D * v;
+  r -= inverseDynamics(model_, data_, q, v, fd_qdd_, t);
+  if (model_.n_constraints == 0) return;
+  ConstraintData& cd = constrained_->constraints;
+  constraintBias(model_, data_, cd);  // A qdd + A-dot v, and e
+  constraintJacobian(model_, data_, cd);
+  r.noalias() += cd.A.transpose() * fd_lambda_;
+  const double T_B = model_.constraint_time_constant;
+  g = -cd.bias - cd.e / (T_B * T_B);
+  g.noalias() -= (2.0 / T_B) * (cd.A * v);
+}
+
+bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
+                                           const Eigen::VectorXd& v, ForceSpaceBlocks& blocks) {
+  constexpr double kStep = 1e-6;
+  const int m = model_.n_constraints;
+  // the base point: qdd and lambda of the forward dynamics, M_uu and A_u there
+  if (constrained_) {
+    ConstrainedDynamicsData& cdd = *constrained_;
+    constrainedForwardDynamics(model_, data_, cdd, q, v, tau_, t);
+    if (!cdd.problem.empty() || !cdd.qdd.allFinite()) return false;
+    blocks.free = cdd.free_coordinates;
+    blocks.mass = cdd.M_uu;
+    if (m > 0) {
+      blocks.A = cdd.A_u;
+    } else {
+      blocks.A.resize(0, static_cast<Eigen::Index>(blocks.free.size()));
+    }
+    fd_qdd_ = cdd.qdd;
+    fd_lambda_ = cdd.lambda;
+    fd_q_ = cdd.q;  // prescribed entries at f(t), f'(t)
+    fd_v_ = cdd.v;
+  } else {
+    if (!forwardDynamics(model_, data_, q, v, tau_, t).allFinite()) return false;
+    if (static_cast<int>(blocks.free.size()) != model_.nv) {
+      blocks.free.resize(model_.nv);
+      for (int k = 0; k < model_.nv; ++k) blocks.free[k] = k;
+      blocks.A.resize(0, model_.nv);
+    }
+    blocks.mass = data_.M;
+    fd_qdd_ = data_.qdd;
+    fd_q_ = q;
+    fd_v_ = v;
+  }
+  const std::vector<int>& free = blocks.free;
+  const auto nu = static_cast<Eigen::Index>(free.size());
+  blocks.dr_dq.resize(nu, nu);
+  blocks.dr_dv.resize(nu, nu);
+  blocks.dc_dq.resize(m, nu);
+  blocks.dc_dv.resize(m, nu);
+  fd_r_plus_.resize(model_.nv);
+  fd_r_minus_.resize(model_.nv);
+  fd_g_plus_.resize(m);
+  fd_g_minus_.resize(m);
+  // one column: central differences in coordinate k of x (fd_q_ or fd_v_), restored after
+  const auto column = [&](Eigen::VectorXd& x, int k, Eigen::MatrixXd& dr, Eigen::MatrixXd& dc,
+                          Eigen::Index c) {
+    const double x_k = x(k);
+    x(k) = x_k + kStep;
+    forceBalanceAt(t, fd_q_, fd_v_, fd_r_plus_, fd_g_plus_);
+    x(k) = x_k - kStep;
+    forceBalanceAt(t, fd_q_, fd_v_, fd_r_minus_, fd_g_minus_);
+    x(k) = x_k;
+    for (Eigen::Index r = 0; r < nu; ++r)
+      dr(r, c) = (fd_r_plus_(free[r]) - fd_r_minus_(free[r])) / (2.0 * kStep);
+    if (m > 0) dc.col(c) = (fd_g_plus_ - fd_g_minus_) / (2.0 * kStep);
+  };
+  for (Eigen::Index c = 0; c < nu; ++c) {
+    column(fd_q_, free[c], blocks.dr_dq, blocks.dc_dq, c);
+    column(fd_v_, free[c], blocks.dr_dv, blocks.dc_dv, c);
+  }
   return blocks.dr_dq.allFinite() && blocks.dr_dv.allFinite() && blocks.dc_dq.allFinite() &&
          blocks.dc_dv.allFinite();
 }

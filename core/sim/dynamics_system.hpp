@@ -62,10 +62,12 @@ class DynamicsSystem {
   /// \brief dFD/dq and dFD/dv at (t, q, v).
   void jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                 Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
-  /// \brief The analytical Jacobian in force space for CVODE's Newton matrix (force-space blocks
-  /// of second_order_linear_solver.hpp): M_uu, the derivatives of the force balance and, with
-  /// closed chains, A_u and the derivatives of the constraint right-hand side, on the free
-  /// coordinates. Counted as a Jacobian. \pre analyticJacobian().
+  /// \brief The Jacobian in force space for CVODE's Newton matrix (force-space blocks of
+  /// second_order_linear_solver.hpp): M_uu, the derivatives of the force balance and, with closed
+  /// chains, A_u and the derivatives of the constraint right-hand side, on the free coordinates,
+  /// all at the forward-dynamics qdd (and lambda) of (t, q, v). Analytical, or central differences
+  /// of the force balance and constraint right-hand side at that fixed qdd and lambda (4 nu
+  /// inverse dynamics). Counted as a Jacobian. Allocation-free after the first call.
   /// \return false when the forward dynamics fails there (M or the constraints singular)
   bool forceSpaceJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                           ForceSpaceBlocks& blocks);
@@ -140,6 +142,16 @@ class DynamicsSystem {
                               const Eigen::Ref<const Eigen::VectorXd>& a);
   void residualDifferences(double t, Eigen::VectorXd& x, Eigen::MatrixXd& dr_dx);
   void prescribeMass();
+
+  // force space by central differences: the force balance r = B u - K q - D v - ID(q, v, qdd)
+  // (+ A^T lambda) and the constraint right-hand side g = -(A qdd + A-dot v) - (2/T_B) A v -
+  // e/T_B^2 at fixed qdd and lambda, into r (nv) and g (m)
+  void forceBalanceAt(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                      Eigen::VectorXd& r, Eigen::VectorXd& g);
+  bool forceSpaceDifferences(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                             ForceSpaceBlocks& blocks);
+  Eigen::VectorXd fd_qdd_, fd_lambda_, fd_r_plus_, fd_r_minus_, fd_g_plus_, fd_g_minus_;
+  Eigen::VectorXd fd_q_, fd_v_;
   Eigen::VectorXd q_r_, v_r_, a_r_, r_, r_plus_, r_minus_;
   Eigen::VectorXd damping_force_;  // D v
 };

@@ -176,6 +176,39 @@ TEST(AllocationTest, ResidualFormAllocatesNothing) {
   }
 }
 
+TEST(AllocationTest, ForceSpaceNewtonMatrixAllocatesNothing) {
+  // what BDF calls back for its Newton matrix: the force-space Jacobian (analytic and central
+  // differences), and the setup and solve of the block linear solver, with and without closed
+  // chains and prescribed coordinates
+  for (const char* stem : {"paper_cable_manipulator", "parallel_robot", "finray_finger"}) {
+    SCOPED_TRACE(stem);
+    const Model model = buildModel(
+        loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+    const int n = model.nv;
+    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.03, 0.04);
+    const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(n, 0.5, -0.2);
+    for (JacobianKind kind : {JacobianKind::Analytic, JacobianKind::FiniteDifference}) {
+      DynamicsSystem system(model, makeJacobian(kind));
+      SUNContext context = nullptr;
+      SUNContext_Create(nullptr, &context);
+      SUNMatrix matrix = makeForceSpaceMatrix(n, context);
+      SUNLinearSolver solver = makeSecondOrderLinearSolver(n, context);
+      N_Vector x = N_VNew_Serial(2 * n, context), b = N_VNew_Serial(2 * n, context);
+      N_VConst(1.0, b);
+      ForceSpaceBlocks& blocks = forceSpaceBlocks(matrix);
+      blocks.gamma = 1e-3;
+      EXPECT_EQ(allocationsDuring([&] { system.forceSpaceJacobian(0.5, q, v, blocks); }), 0);
+      EXPECT_EQ(allocationsDuring([&] { SUNLinSolSetup(solver, matrix); }), 0);
+      EXPECT_EQ(allocationsDuring([&] { SUNLinSolSolve(solver, matrix, x, b, 0.0); }), 0);
+      N_VDestroy(x);
+      N_VDestroy(b);
+      SUNLinSolFree(solver);
+      SUNMatDestroy(matrix);
+      SUNContext_Free(&context);
+    }
+  }
+}
+
 TEST(AllocationTest, SundialsStepsAllocateNothing) {
   // once an integrator has taken its first steps (lazily sized workspaces), advancing it to the
   // next output time allocates nothing: every callback, and the integrators themselves (BDF's
@@ -184,15 +217,19 @@ TEST(AllocationTest, SundialsStepsAllocateNothing) {
        {"paper_cable_manipulator", "paper_hybrid_serial_robot", "parallel_robot"}) {
     const Model model = buildModel(
         loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
-    for (IntegratorKind kind : {IntegratorKind::Bdf, IntegratorKind::Ida}) {
+    for (const auto& [kind, jacobian] :
+         {std::pair{IntegratorKind::Bdf, JacobianKind::Analytic},
+          std::pair{IntegratorKind::Bdf, JacobianKind::FiniteDifference},
+          std::pair{IntegratorKind::Ida, JacobianKind::Analytic}}) {
       if (kind == IntegratorKind::Ida && model.n_constraints > 0) continue;  // BDF alone
-      SCOPED_TRACE(std::string(stem) + " " + integratorName(kind));
+      SCOPED_TRACE(std::string(stem) + " " + integratorName(kind) +
+                   (jacobian == JacobianKind::Analytic ? " analytic" : " fd"));
       SimulationOptions options;
       options.integrator = kind;
       options.step = 0.0;
       options.relative_tolerance = 1e-4;
       options.absolute_tolerance = 1e-6;
-      DynamicsSystem system(model, makeJacobian(JacobianKind::Analytic));
+      DynamicsSystem system(model, makeJacobian(jacobian));
       const auto stepper = kind == IntegratorKind::Bdf ? detail::makeBdf(system, options)
                                                        : detail::makeIda(system, options);
       Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq), v = Eigen::VectorXd::Zero(model.nv);
