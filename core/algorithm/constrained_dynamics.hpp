@@ -89,7 +89,8 @@ void constrainedForwardDynamicsDerivatives(const Model& model, Data& data,
 /// \brief The parts of constrainedForwardDynamicsDerivatives() before the KKT solve: the force
 ///        and constraint derivatives cdd.dforces_dq, dforces_dv, dc_dq, dc_dv at the constrained
 ///        qdd, with cdd.M_uu and cdd.A_u (what an integrator's Newton matrix in force space needs,
-///        second_order_linear_solver.hpp). False, with cdd.problem set, when the solve fails.
+///        second_order_linear_solver.hpp). False when the forward dynamics fails (cdd.problem
+///        names a singular matrix; a non-finite qdd leaves it empty).
 ///        Allocation-free.
 bool constrainedForceDerivatives(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
                                  const Eigen::Ref<const Eigen::VectorXd>& q,

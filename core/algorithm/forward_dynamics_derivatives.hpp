@@ -22,8 +22,8 @@ void forwardDynamicsDerivatives(const Model& model, Data& data,
 ///        data.M, and the derivatives of the force balance r(q, v) = B u - K q - D v -
 ///        ID(q, v, qdd) at the fixed qdd = FD(q, v): dr_dq = M dFD/dq, dr_dv = M dFD/dv. An
 ///        integrator's Newton matrix formed from these stays accurate when M is ill-conditioned
-///        (second_order_linear_solver.hpp). False, with the outputs unset, when M is not positive
-///        definite. Allocation-free.
+///        (second_order_linear_solver.hpp). False, with the outputs unset, when the forward
+///        dynamics is not finite (M not positive definite). Allocation-free.
 /// \param[out] dr_dq, dr_dv nv x nv
 bool forceBalanceDerivatives(const Model& model, Data& data,
                              const Eigen::Ref<const Eigen::VectorXd>& q,

@@ -113,6 +113,9 @@ bool DynamicsSystem::forceSpaceJacobian(double t, const Eigen::VectorXd& q,
       for (int k = 0; k < model_.nv; ++k) blocks.free[k] = k;
       blocks.dr_dq.resize(model_.nv, model_.nv);
       blocks.dr_dv.resize(model_.nv, model_.nv);
+      blocks.A.resize(0, model_.nv);  // m x nu with m = 0
+      blocks.dc_dq.resize(0, model_.nv);
+      blocks.dc_dv.resize(0, model_.nv);
     }
     if (!forceBalanceDerivatives(model_, data_, q, v, tau_, t, blocks.dr_dq, blocks.dr_dv))
       return false;

@@ -65,9 +65,11 @@ class DynamicsSystem {
   /// \brief The Jacobian in force space for CVODE's Newton matrix (force-space blocks of
   /// second_order_linear_solver.hpp): M_uu, the derivatives of the force balance and, with closed
   /// chains, A_u and the derivatives of the constraint right-hand side, on the free coordinates,
-  /// all at the forward-dynamics qdd (and lambda) of (t, q, v). Analytical, or central differences
-  /// of the force balance and constraint right-hand side at that fixed qdd and lambda (4 nu
-  /// inverse dynamics). Counted as a Jacobian. Allocation-free after the first call.
+  /// all at the forward-dynamics qdd (and lambda) of (t, q, v). Analytical when the system's
+  /// DynamicsJacobian is an AnalyticJacobian; otherwise central differences (step 1e-6) of the
+  /// force balance and constraint right-hand side at that fixed qdd and lambda (4 nu inverse
+  /// dynamics), whatever that DynamicsJacobian is. Counted as a Jacobian. Allocation-free after
+  /// the first call.
   /// \return false when the forward dynamics fails there (M or the constraints singular)
   bool forceSpaceJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                           ForceSpaceBlocks& blocks);

@@ -1,7 +1,6 @@
 #include "core/sim/second_order_linear_solver.hpp"
 
 #include <nvector/nvector_serial.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include <Eigen/Core>
 #include <Eigen/LU>
@@ -42,17 +41,7 @@ int initialize(SUNLinearSolver) {
   return SUNLS_SUCCESS;
 }
 
-// A21 and A22 + gamma A21 from a 2n x 2n dense A = [[I, -gamma I], [A21, A22]]
-void reduceDense(Content& c, SUNMatrix matrix) {
-  const int n = c.n;
-  const Eigen::Map<const Eigen::MatrixXd> a(SUNDenseMatrix_Data(matrix), 2 * n, 2 * n);
-  c.beta = -a(0, n);  // the top-right block is -gamma I
-  c.lower_left = a.bottomLeftCorner(n, n);
-  c.reduced = a.bottomRightCorner(n, n);
-  c.reduced.noalias() += c.beta * c.lower_left;
-}
-
-// CVODE's blocks: A21 = -gamma dFD/dq, A22 + gamma A21 = I - gamma dFD/dv - gamma^2 dFD/dq
+// IDA's reduced system: A21 = -gamma dFD/dq, A22 + gamma A21 = I - gamma dFD/dv - gamma^2 dFD/dq
 void reduce(Content& c, double gamma, const Eigen::MatrixXd& dqdd_dq,
             const Eigen::MatrixXd& dqdd_dv) {
   c.beta = gamma;
@@ -62,9 +51,6 @@ void reduce(Content& c, double gamma, const Eigen::MatrixXd& dqdd_dq,
   c.reduced.diagonal().array() += 1.0;
 }
 
-SUNMatrix_ID secondOrderId(SUNMatrix) {
-  return SUNMATRIX_CUSTOM;
-}
 SUNMatrix_ID residualId(SUNMatrix) {
   return SUNMATRIX_CUSTOM;
 }
@@ -121,16 +107,14 @@ void solveForceSpace(Content& c, const ForceSpaceBlocks& blocks,
 
 int setup(SUNLinearSolver solver, SUNMatrix matrix) {
   Content& c = content(solver);
-  if (matrix->ops->getid == secondOrderId) {
-    const SecondOrderBlocks& blocks = secondOrderBlocks(matrix);
-    reduce(c, blocks.gamma, blocks.dqdd_dq, blocks.dqdd_dv);
+  if (matrix->ops->getid == forceSpaceId) {
+    assembleForceSpace(c, forceSpaceBlocks(matrix));
   } else if (matrix->ops->getid == residualId) {
     const ResidualBlocks& blocks = residualBlocks(matrix);
     reduce(c, 1.0 / blocks.c, blocks.dqdd_dq, blocks.dqdd_dv);
-  } else if (matrix->ops->getid == forceSpaceId) {
-    assembleForceSpace(c, forceSpaceBlocks(matrix));
   } else {
-    reduceDense(c, matrix);
+    c.last_flag = SUNLS_ILL_INPUT;  // only the matrices made here
+    return c.last_flag;
   }
   const bool force_space = matrix->ops->getid == forceSpaceId;
   if (force_space) {
@@ -212,15 +196,7 @@ SUNMatrix makeBlockMatrix(Blocks* blocks, SUNContext context, SUNMatrix_ID (*get
 
 }  // namespace
 
-SUNMatrix makeSecondOrderMatrix(int n, SUNContext context) {
-  return makeBlockMatrix(new SecondOrderBlocks(n), context, secondOrderId);
-}
-
-SecondOrderBlocks& secondOrderBlocks(SUNMatrix matrix) {
-  return *static_cast<SecondOrderBlocks*>(matrix->content);
-}
-
-SUNMatrix makeForceSpaceMatrix(int /*n*/, SUNContext context) {
+SUNMatrix makeForceSpaceMatrix(int /*n: sized by the blocks*/, SUNContext context) {
   return makeBlockMatrix(new ForceSpaceBlocks, context, forceSpaceId);
 }
 

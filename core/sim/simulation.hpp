@@ -21,9 +21,10 @@ namespace tendril {
 /// per residual, no mass matrix); both vary their step and order.
 enum class IntegratorKind { ImplicitEuler, Newmark, Bdf, Rk4, Ida };
 
-/// \brief Where the implicit methods get dFD/dq, dFD/dv: the analytical recursion of
-/// theory-gvs.md section 5, or central finite differences of the forward dynamics (IDA: of the
-/// residual, dr/dq and dr/dv, times -M^-1).
+/// \brief Where the implicit methods get their Jacobian: the analytical recursion of
+/// theory-gvs.md section 5, or central finite differences: of the forward dynamics (implicit
+/// Euler, Newmark), of the force balance and constraint right-hand side at fixed qdd (BDF, whose
+/// Newton matrix is in force space: DynamicsSystem::forceSpaceJacobian()), of the residual (IDA).
 enum class JacobianKind { Analytic, FiniteDifference };
 
 /// \brief Runtime knobs of a simulation (never part of the Model).
@@ -75,7 +76,8 @@ using SampleCallback = std::function<bool(const Sample&)>;
 
 /// \brief Integrates from (q0, v0). Divergence (NaN/Inf, step-size collapse, Newton failure) stops
 ///        the run with a message naming the time reached; every sample recorded so far is kept.
-/// \param[in] jacobian supplies dFD/dq, dFD/dv to the implicit methods (options.jacobian if null)
+/// \param[in] jacobian supplies dFD/dq, dFD/dv to implicit Euler and Newmark (options.jacobian if
+///            null); BDF and IDA only ask whether it is an AnalyticJacobian
 /// \throw std::invalid_argument for inconsistent options (non-positive step or output interval,
 /// ...)
 SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0,
