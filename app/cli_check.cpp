@@ -143,7 +143,7 @@ int runCheckDerivatives(const Args& args) {
       {"--time", true,
        "time [s] of inputs and loads; with a CSV, the row nearest to it (default 0)"},
       {"--step", true, "central-difference step in q (default 1e-6)"},
-      {"--v-step", true, "step in v and a (default: 1e-2, or 1e-4 with drag/contact damping)"},
+      {"--v-step", true, "step in v and a (default: 1, exact for ID quadratic in v; 1e-4 with drag/contact damping)"},
       {"--tolerance", true, "largest relative mismatch accepted (default 1e-6)"},
       {"--abs-tolerance", true, "a block also passes when max abs err <= this (default 0)"},
       {"--no-forward", false, "skip dFD/dq and dFD/dv"}};

@@ -89,7 +89,7 @@ double DerivativeCheck::worst() const {
 double automaticVelocityStep(const Model& model) {
   const CompiledEnvironment& env = model.environment;
   const bool damped_contact = env.has_contact && (env.damping > 0.0 || env.friction > 0.0);
-  return env.has_fluid || damped_contact ? 1e-4 : 1e-2;
+  return env.has_fluid || damped_contact ? 1e-4 : 1.0;
 }
 
 DerivativeCheck checkDerivatives(const Model& model, Data& data,

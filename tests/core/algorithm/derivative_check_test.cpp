@@ -199,7 +199,7 @@ TEST(DerivativeCheck, RejectsWrongSizesAndSteps) {
 }
 
 TEST(DerivativeCheck, VelocityStepFollowsTheVelocityDependentLoads) {
-  EXPECT_EQ(automaticVelocityStep(buildModel(test::example("soft_cantilever"))), 1e-2);
+  EXPECT_EQ(automaticVelocityStep(buildModel(test::example("soft_cantilever"))), 1.0);
   EXPECT_EQ(automaticVelocityStep(buildModel(test::example("underwater_robot"))), 1e-4);
 }
 
