@@ -148,11 +148,15 @@ void worldBody(const VirtualJoint& joint, Data& data, int j) {
     data.B_sub[j].setZero();
     return;
   }
-  const Matrix6d X = coAd(data.g[j]);  // = Ad_g^-T
-  const Matrix6d M = joint.has_added_mass ? Matrix6d(joint.M + joint.added_mass) : joint.M;
+  // Ad_g^-T M Ad_g^-1: the rigid part in compact form (a few dozen flops), the added mass as a
+  // dense 6 x 6
   Matrix6d& I = data.I_sub[j];
-  const Matrix6d XM = X.lazyProduct(M);
-  I.noalias() = XM.lazyProduct(X.transpose());
+  I = joint.inertia.transformed(data.g[j]).matrix();
+  if (joint.has_added_mass) {
+    const Matrix6d X = coAd(data.g[j]);
+    const Matrix6d XA = X.lazyProduct(joint.added_mass);
+    I.noalias() += XA.lazyProduct(X.transpose());
+  }
   // 2B = V x* I - I V x + (I V) xbar*
   const Vector6d& V = data.V_world[j];
   Matrix6d& B = data.B_sub[j];
