@@ -108,36 +108,46 @@ bool DynamicsSystem::forceSpaceJacobian(double t, const Eigen::VectorXd& q,
   actuationForces(model_, q, t, tau_);
   if (!analytic_) return forceSpaceDifferences(t, q, v, blocks);
   if (!constrained_) {
-    if (static_cast<int>(blocks.free.size()) != model_.nv) {
-      blocks.free.resize(model_.nv);
-      for (int k = 0; k < model_.nv; ++k) blocks.free[k] = k;
-      blocks.dr_dq.resize(model_.nv, model_.nv);
-      blocks.dr_dv.resize(model_.nv, model_.nv);
-      blocks.A.resize(0, model_.nv);  // m x nu with m = 0
-      blocks.dc_dq.resize(0, model_.nv);
-      blocks.dc_dv.resize(0, model_.nv);
-    }
+    blocks.dr_dq.resize(model_.nv, model_.nv);
+    blocks.dr_dv.resize(model_.nv, model_.nv);
     if (!forceBalanceDerivatives(model_, data_, q, v, tau_, t, blocks.dr_dq, blocks.dr_dv))
       return false;
-    blocks.mass = data_.M;
+    baseBlocks(blocks);
     return blocks.dr_dq.allFinite() && blocks.dr_dv.allFinite();
   }
   ConstrainedDynamicsData& cdd = *constrained_;
   if (!constrainedForceDerivatives(model_, data_, cdd, q, v, tau_, t)) return false;
-  const std::vector<int>& free = cdd.free_coordinates;
-  blocks.free = free;
-  blocks.mass = cdd.M_uu;
-  gather(cdd.dforces_dq, free, free, blocks.dr_dq);
-  gather(cdd.dforces_dv, free, free, blocks.dr_dv);
-  if (model_.n_constraints > 0) {
-    blocks.A = cdd.A_u;
-  } else {
-    blocks.A.resize(0, static_cast<Eigen::Index>(free.size()));
-  }
-  gatherColumns(cdd.dc_dq, free, blocks.dc_dq);
-  gatherColumns(cdd.dc_dv, free, blocks.dc_dv);
+  baseBlocks(blocks);
+  gather(cdd.dforces_dq, blocks.free, blocks.free, blocks.dr_dq);
+  gather(cdd.dforces_dv, blocks.free, blocks.free, blocks.dr_dv);
+  gatherColumns(cdd.dc_dq, blocks.free, blocks.dc_dq);
+  gatherColumns(cdd.dc_dv, blocks.free, blocks.dc_dv);
   return blocks.dr_dq.allFinite() && blocks.dr_dv.allFinite() && blocks.dc_dq.allFinite() &&
          blocks.dc_dv.allFinite();
+}
+
+void DynamicsSystem::baseBlocks(ForceSpaceBlocks& blocks) {
+  const int m = model_.n_constraints;
+  if (constrained_) {
+    blocks.free = constrained_->free_coordinates;
+    blocks.mass = constrained_->M_uu;
+  } else {
+    if (static_cast<int>(blocks.free.size()) != model_.nv) {
+      blocks.free.resize(model_.nv);
+      for (int k = 0; k < model_.nv; ++k) blocks.free[k] = k;
+    }
+    blocks.mass = data_.M;
+  }
+  const auto nu = static_cast<Eigen::Index>(blocks.free.size());
+  if (m > 0) {
+    blocks.A = constrained_->A_u;
+  } else {
+    blocks.A.resize(0, nu);
+  }
+  blocks.dr_dq.resize(nu, nu);
+  blocks.dr_dv.resize(nu, nu);
+  blocks.dc_dq.resize(m, nu);
+  blocks.dc_dv.resize(m, nu);
 }
 
 void DynamicsSystem::forceBalanceAt(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
@@ -160,40 +170,24 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
                                            const Eigen::VectorXd& v, ForceSpaceBlocks& blocks) {
   constexpr double kStep = 1e-6;
   const int m = model_.n_constraints;
-  // the base point: qdd and lambda of the forward dynamics, M_uu and A_u there
+  // the base point: qdd and lambda of the forward dynamics, and the state it saw
   if (constrained_) {
     ConstrainedDynamicsData& cdd = *constrained_;
     constrainedForwardDynamics(model_, data_, cdd, q, v, tau_, t);
     if (!cdd.problem.empty() || !cdd.qdd.allFinite()) return false;
-    blocks.free = cdd.free_coordinates;
-    blocks.mass = cdd.M_uu;
-    if (m > 0) {
-      blocks.A = cdd.A_u;
-    } else {
-      blocks.A.resize(0, static_cast<Eigen::Index>(blocks.free.size()));
-    }
     fd_qdd_ = cdd.qdd;
     fd_lambda_ = cdd.lambda;
     fd_q_ = cdd.q;  // prescribed entries at f(t), f'(t)
     fd_v_ = cdd.v;
   } else {
     if (!forwardDynamics(model_, data_, q, v, tau_, t).allFinite()) return false;
-    if (static_cast<int>(blocks.free.size()) != model_.nv) {
-      blocks.free.resize(model_.nv);
-      for (int k = 0; k < model_.nv; ++k) blocks.free[k] = k;
-      blocks.A.resize(0, model_.nv);
-    }
-    blocks.mass = data_.M;
     fd_qdd_ = data_.qdd;
     fd_q_ = q;
     fd_v_ = v;
   }
+  baseBlocks(blocks);
   const std::vector<int>& free = blocks.free;
   const auto nu = static_cast<Eigen::Index>(free.size());
-  blocks.dr_dq.resize(nu, nu);
-  blocks.dr_dv.resize(nu, nu);
-  blocks.dc_dq.resize(m, nu);
-  blocks.dc_dv.resize(m, nu);
   fd_r_plus_.resize(model_.nv);
   fd_r_minus_.resize(model_.nv);
   fd_g_plus_.resize(m);

@@ -1,5 +1,5 @@
 #pragma once
-// Closed-chain models shared by constraints_test.cpp and constrained_simulation_test.cpp.
+// Closed-chain models shared by the constraint, constrained-simulation and dynamics-system tests.
 
 #include <Eigen/LU>
 #include <cmath>
@@ -53,6 +53,21 @@ inline RobotDescription fourBar(bool planar = true) {
   pin.b.placement.position = {0.4, 0, 0};
   robot.closed_chains.push_back(pin);
   robot.constraint_time_constant = 0.02;
+  return robot;
+}
+
+/// \brief fourBar() with its crank driven in position: offset + 0.6 sin(2 pi t) rad (a closed chain
+///        and a prescribed coordinate together). The drive is the last joint input.
+inline RobotDescription drivenFourBar(double offset = 0.0) {
+  RobotDescription robot = fourBar();
+  JointInputDesc drive;
+  drive.link = "crank";
+  drive.mode = JointInputDesc::Mode::Position;
+  drive.value.kind = TimeFunction::Kind::Sine;
+  drive.value.amplitude = 0.6;
+  drive.value.frequency = 1.0;
+  drive.value.offset = offset;
+  robot.joint_inputs.push_back(drive);
   return robot;
 }
 

@@ -25,6 +25,7 @@
 #include "core/sim/dynamics_system.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/block_linear_solver.hpp"
 
 namespace {
 std::atomic<long> allocations{0};
@@ -146,13 +147,8 @@ TEST(AllocationTest, ResidualFormAllocatesNothing) {
     const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(n, -1.0, 1.0);
     for (JacobianKind kind : {JacobianKind::Analytic, JacobianKind::FiniteDifference}) {
       DynamicsSystem system(model, makeJacobian(kind));
-      SUNContext context = nullptr;
-      SUNContext_Create(nullptr, &context);
-      SUNMatrix matrix = makeResidualMatrix(n, context);
-      SUNLinearSolver solver = makeSecondOrderLinearSolver(n, context);
-      N_Vector x = N_VNew_Serial(2 * n, context), b = N_VNew_Serial(2 * n, context);
-      N_VConst(1.0, b);
-      ResidualBlocks& blocks = residualBlocks(matrix);
+      test::BlockLinearSolver solver(makeResidualMatrix, n);
+      ResidualBlocks& blocks = residualBlocks(solver.matrix());
       blocks.c = 2e3;
       blocks.mass = &system.data();
       EXPECT_EQ(allocationsDuring([&] { system.residual(0.5, q, v, a); }), 0);
@@ -165,13 +161,8 @@ TEST(AllocationTest, ResidualFormAllocatesNothing) {
                   system.factorResidualMass();
                 }),
                 0);
-      EXPECT_EQ(allocationsDuring([&] { SUNLinSolSetup(solver, matrix); }), 0);
-      EXPECT_EQ(allocationsDuring([&] { SUNLinSolSolve(solver, matrix, x, b, 0.0); }), 0);
-      N_VDestroy(x);
-      N_VDestroy(b);
-      SUNLinSolFree(solver);
-      SUNMatDestroy(matrix);
-      SUNContext_Free(&context);
+      EXPECT_EQ(allocationsDuring([&] { solver.setup(); }), 0);
+      EXPECT_EQ(allocationsDuring([&] { solver.solve(); }), 0);
     }
   }
 }
@@ -189,22 +180,12 @@ TEST(AllocationTest, ForceSpaceNewtonMatrixAllocatesNothing) {
     const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(n, 0.5, -0.2);
     for (JacobianKind kind : {JacobianKind::Analytic, JacobianKind::FiniteDifference}) {
       DynamicsSystem system(model, makeJacobian(kind));
-      SUNContext context = nullptr;
-      SUNContext_Create(nullptr, &context);
-      SUNMatrix matrix = makeForceSpaceMatrix(n, context);
-      SUNLinearSolver solver = makeSecondOrderLinearSolver(n, context);
-      N_Vector x = N_VNew_Serial(2 * n, context), b = N_VNew_Serial(2 * n, context);
-      N_VConst(1.0, b);
-      ForceSpaceBlocks& blocks = forceSpaceBlocks(matrix);
+      test::BlockLinearSolver solver(makeForceSpaceMatrix, n);
+      ForceSpaceBlocks& blocks = forceSpaceBlocks(solver.matrix());
       blocks.gamma = 1e-3;
       EXPECT_EQ(allocationsDuring([&] { system.forceSpaceJacobian(0.5, q, v, blocks); }), 0);
-      EXPECT_EQ(allocationsDuring([&] { SUNLinSolSetup(solver, matrix); }), 0);
-      EXPECT_EQ(allocationsDuring([&] { SUNLinSolSolve(solver, matrix, x, b, 0.0); }), 0);
-      N_VDestroy(x);
-      N_VDestroy(b);
-      SUNLinSolFree(solver);
-      SUNMatDestroy(matrix);
-      SUNContext_Free(&context);
+      EXPECT_EQ(allocationsDuring([&] { solver.setup(); }), 0);
+      EXPECT_EQ(allocationsDuring([&] { solver.solve(); }), 0);
     }
   }
 }

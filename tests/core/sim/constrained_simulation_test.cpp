@@ -204,15 +204,8 @@ INSTANTIATE_TEST_SUITE_P(Integrators, JointControlTest,
 
 TEST(ConstrainedSimulationTest, DrivenFourBarFollowsTheCrank) {
   // joint control and a closed chain together: the crank turns at a prescribed rate
-  RobotDescription robot = test::fourBar();
-  JointInputDesc drive;
-  drive.link = "crank";
-  drive.mode = JointInputDesc::Mode::Position;
-  drive.value.kind = TimeFunction::Kind::Sine;
-  drive.value.amplitude = 0.6;
-  drive.value.frequency = 1.0;
-  drive.value.offset = 1.2;
-  robot.joint_inputs.push_back(drive);
+  const RobotDescription robot = test::drivenFourBar(1.2);
+  const JointInputDesc& drive = robot.joint_inputs.back();
   const Model model = buildModel(robot);
   // start on the constraint manifold, the crank at its prescribed speed
   const Start start = fourBarStart(model, drive.value.derivative(0.0, 1));

@@ -3,13 +3,13 @@
 #include "core/sim/dynamics_system.hpp"
 
 #include <gtest/gtest.h>
-#include <nvector/nvector_serial.h>
 
 #include <Eigen/LU>
 #include <random>
 
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
+#include "tests/support/block_linear_solver.hpp"
 #include "tests/support/closed_chain_models.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -28,19 +28,6 @@ TEST(DynamicsSystemTest, KineticEnergyIsHalfVTransposeMV) {
   }
 }
 
-// a driven four-bar: a closed chain and a prescribed coordinate
-RobotDescription drivenFourBar() {
-  RobotDescription robot = test::fourBar();
-  JointInputDesc drive;
-  drive.link = "crank";
-  drive.mode = JointInputDesc::Mode::Position;
-  drive.value.kind = TimeFunction::Kind::Sine;
-  drive.value.amplitude = 0.6;
-  drive.value.frequency = 1.0;
-  robot.joint_inputs.push_back(drive);
-  return robot;
-}
-
 // the force-space Newton solve (analytical derivatives) equals the solve of CVODE's 2n x 2n
 // I - gamma [[0, I], [dFD/dq, dFD/dv]] built from the acceleration-space Jacobian, for an
 // unconstrained robot, one with prescribed coordinates, a soft rod pinned in a loop and a driven
@@ -52,7 +39,8 @@ TEST(SecondOrderLinearSolverTest, ForceSpaceSolveMatchesTheAccelerationSpaceSyst
   };
   for (const Case& c :
        {Case{"hybrid_serial_robot", test::example("hybrid_serial_robot")},
-        Case{"soft_loop", test::softLoop(0.02)}, Case{"driven_four_bar", drivenFourBar()}}) {
+        Case{"paper_hybrid_serial_robot", test::example("paper_hybrid_serial_robot")},
+        Case{"soft_loop", test::softLoop(0.02)}, Case{"driven_four_bar", test::drivenFourBar()}}) {
     const Model model = buildModel(c.robot);
     const int n = model.nv;
     DynamicsSystem system(model, std::make_unique<AnalyticJacobian>());
@@ -68,25 +56,15 @@ TEST(SecondOrderLinearSolverTest, ForceSpaceSolveMatchesTheAccelerationSpaceSyst
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     const Eigen::VectorXd b = Eigen::VectorXd::NullaryExpr(2 * n, [&] { return uniform(random); });
 
-    SUNContext context = nullptr;
-    SUNContext_Create(nullptr, &context);
-    SUNMatrix matrix = makeForceSpaceMatrix(n, context);
-    ForceSpaceBlocks& blocks = forceSpaceBlocks(matrix);
+    test::BlockLinearSolver solver(makeForceSpaceMatrix, n);
+    ForceSpaceBlocks& blocks = forceSpaceBlocks(solver.matrix());
     ASSERT_TRUE(system.forceSpaceJacobian(t, s.q, s.v, blocks)) << c.name;
     blocks.gamma = gamma;
-    N_Vector x = N_VNew_Serial(2 * n, context), rhs = N_VNew_Serial(2 * n, context);
-    Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(rhs), 2 * n) = b;
-    SUNLinearSolver solver = makeSecondOrderLinearSolver(n, context);
-    ASSERT_EQ(SUNLinSolSetup(solver, matrix), SUNLS_SUCCESS) << c.name;
-    ASSERT_EQ(SUNLinSolSolve(solver, matrix, x, rhs, 0.0), SUNLS_SUCCESS) << c.name;
+    solver.rhs() = b;
+    ASSERT_EQ(solver.setup(), SUNLS_SUCCESS) << c.name;
+    ASSERT_EQ(solver.solve(), SUNLS_SUCCESS) << c.name;
     const Eigen::VectorXd expected = full.partialPivLu().solve(b);
-    const Eigen::Map<Eigen::VectorXd> solution(N_VGetArrayPointer(x), 2 * n);
-    EXPECT_LT((solution - expected).norm(), 1e-9 * expected.norm()) << c.name;
-    SUNLinSolFree(solver);
-    N_VDestroy(x);
-    N_VDestroy(rhs);
-    SUNMatDestroy(matrix);
-    SUNContext_Free(&context);
+    EXPECT_LT((solver.solution() - expected).norm(), 1e-9 * expected.norm()) << c.name;
   }
 }
 
@@ -102,7 +80,7 @@ TEST(DynamicsSystemTest, ForceSpaceDifferencesMatchTheAnalyticalBlocks) {
        {std::pair{"hybrid_serial_robot", test::example("hybrid_serial_robot")},
         std::pair{"paper_hybrid_serial_robot", test::example("paper_hybrid_serial_robot")},
         std::pair{"soft_loop", test::softLoop(0.02)},
-        std::pair{"driven_four_bar", drivenFourBar()}}) {
+        std::pair{"driven_four_bar", test::drivenFourBar()}}) {
     const Model model = buildModel(robot);
     const test::State s = test::randomState(model, 12, 0.3);
     DynamicsSystem analytic(model, std::make_unique<AnalyticJacobian>());

@@ -3,7 +3,6 @@
 // core/sim/second_order_linear_solver.cpp.
 
 #include <gtest/gtest.h>
-#include <nvector/nvector_serial.h>
 
 #include <Eigen/LU>
 #include <random>
@@ -13,6 +12,7 @@
 #include "core/sim/dynamics_system.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/block_linear_solver.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
@@ -71,10 +71,8 @@ TEST(SecondOrderLinearSolverTest, ResidualBlocksMatchAFullLuSolve) {
   const auto randomMatrix = [&](int rows, int cols) {
     return Eigen::MatrixXd::NullaryExpr(rows, cols, [&] { return uniform(random); }).eval();
   };
-  SUNContext context = nullptr;
-  SUNContext_Create(nullptr, &context);
-  SUNMatrix matrix = makeResidualMatrix(n, context);
-  ResidualBlocks& blocks = residualBlocks(matrix);
+  test::BlockLinearSolver solver(makeResidualMatrix, n);
+  ResidualBlocks& blocks = residualBlocks(solver.matrix());
   blocks.c = c;
   blocks.dqdd_dq = 1e6 * randomMatrix(n, n);
   blocks.dqdd_dv = 1e2 * randomMatrix(n, n);
@@ -83,20 +81,12 @@ TEST(SecondOrderLinearSolverTest, ResidualBlocksMatchAFullLuSolve) {
   full << c * Eigen::MatrixXd::Identity(n, n), -Eigen::MatrixXd::Identity(n, n),
       -M * blocks.dqdd_dq, M * (c * Eigen::MatrixXd::Identity(n, n) - blocks.dqdd_dv);
   const Eigen::VectorXd b = randomMatrix(2 * n, 1);
-  N_Vector x = N_VNew_Serial(2 * n, context), rhs = N_VNew_Serial(2 * n, context);
-  Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(rhs), 2 * n) = b;
-  SUNLinearSolver solver = makeSecondOrderLinearSolver(n, context);
-  ASSERT_EQ(SUNMatZero(matrix), 0);  // IDA zeroes the matrix: the blocks stay
-  ASSERT_EQ(SUNLinSolSetup(solver, matrix), SUNLS_SUCCESS);
-  ASSERT_EQ(SUNLinSolSolve(solver, matrix, x, rhs, 0.0), SUNLS_SUCCESS);
+  solver.rhs() = b;
+  ASSERT_EQ(SUNMatZero(solver.matrix()), 0);  // IDA zeroes the matrix: the blocks stay
+  ASSERT_EQ(solver.setup(), SUNLS_SUCCESS);
+  ASSERT_EQ(solver.solve(), SUNLS_SUCCESS);
   const Eigen::VectorXd expected = full.partialPivLu().solve(b);
-  EXPECT_LT((Eigen::Map<Eigen::VectorXd>(N_VGetArrayPointer(x), 2 * n) - expected).norm(),
-            1e-10 * expected.norm());
-  SUNLinSolFree(solver);
-  N_VDestroy(x);
-  N_VDestroy(rhs);
-  SUNMatDestroy(matrix);
-  SUNContext_Free(&context);
+  EXPECT_LT((solver.solution() - expected).norm(), 1e-10 * expected.norm());
 }
 
 SimulationResult run(const Model& model, IntegratorKind kind, double tolerance, double t_end,
