@@ -104,8 +104,7 @@ const Eigen::VectorXd& constrainedForwardDynamics(
   // forces = B u - K q - D v - ID(q, v, [0; qdd_k]); the pass leaves the twists and
   // accelerations that give A_k qdd_k + A-dot v
   cdd.forces = tau_actuation;
-  cdd.forces.noalias() -= model.K * cdd.q;
-  cdd.forces.noalias() -= model.D * cdd.v;
+  addInternalForces(model, cdd.q, cdd.v, cdd.forces);
   cdd.forces -= inverseDynamics(model, data, cdd.q, cdd.v, cdd.qdd, t);
   if (m > 0) {
     constraintBias(model, data, cdd.constraints);
@@ -210,8 +209,7 @@ void indexThreeResidual(const Model& model, Data& data, ConstrainedDynamicsData&
   const std::vector<int>& free = cdd.free_coordinates;
   const int nu = static_cast<int>(free.size()), m = model.n_constraints;
   actuationForces(model, q, t, cdd.forces);
-  cdd.forces.noalias() -= model.K * q;
-  cdd.forces.noalias() -= model.D * v;
+  addInternalForces(model, q, v, cdd.forces);
   cdd.forces -= inverseDynamics(model, data, q, v, a, t);
   if (m > 0) {
     constraintJacobian(model, data, cdd.constraints);

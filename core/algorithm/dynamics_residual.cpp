@@ -14,8 +14,7 @@ void dynamicsResidual(const Model& model, Data& data, const Eigen::Ref<const Eig
   // r = ID - B u + K q + D v
   actuationForces(model, q, t, r);
   r = inverseDynamics(model, data, q, v, a, t) - r;
-  r.noalias() += model.K * q;
-  r.noalias() += model.D * v;
+  addInternalForces(model, q, v, r, -1.0);
 }
 
 void dynamicsResidualDerivatives(const Model& model, Data& data,

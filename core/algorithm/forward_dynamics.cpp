@@ -158,8 +158,7 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
     return data.qdd;
   }
   data.qdd = tau_actuation;
-  data.qdd.noalias() -= model.K * q;
-  data.qdd.noalias() -= model.D * v;
+  addInternalForces(model, q, v, data.qdd);
   data.qdd -= data.bias;
   solveMassMatrix(data, data.qdd);
   return data.qdd;

@@ -78,7 +78,19 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
 
 Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v) {
-  return -(model.K * q) - model.D * v;
+  Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
+  addInternalForces(model, q, v, tau);
+  return tau;
+}
+
+void addInternalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                       const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> out,
+                       double scale) {
+  for (const CoordinateBlock& b : model.elastic_blocks) {
+    auto out_b = out.segment(b.idx, b.n);
+    out_b.noalias() -= scale * (model.K.block(b.idx, b.idx, b.n, b.n) * q.segment(b.idx, b.n));
+    out_b.noalias() -= scale * (model.D.block(b.idx, b.idx, b.n, b.n) * v.segment(b.idx, b.n));
+  }
 }
 
 }  // namespace tendril

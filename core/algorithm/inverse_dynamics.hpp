@@ -26,10 +26,14 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t = 0.0);
 
-/// \brief The wrench of a point load at time t, in the local frame of its virtual joint's child
-///        frame (moment about the frame origin). \pre the position stage of data is current.
 /// \brief Internal generalised forces tau = -K q - D v (actuation is added by the caller).
 Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v);
+
+/// \brief out += scale (-K q - D v) without allocating, over the diagonal blocks of K and D
+///        (model.elastic_blocks) only: a dense product would cost nq^2 per call.
+void addInternalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,
+                       const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> out,
+                       double scale = 1.0);
 
 }  // namespace tendril

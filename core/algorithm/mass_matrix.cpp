@@ -8,22 +8,27 @@ namespace {
 // The composite-rigid-body algorithm in world coordinates (the t1 terms of IDSVA,
 // theory-rigid-derivatives.md 3.5): M[i, j] = S_i^T I_i S_j for a joint j at or above i, with S in
 // world and I_i the composite inertia of i's subtree, a plain sum in world. The intervals of a
-// division share their coordinates; with S^P the world subspaces summed along the division down to
-// i, its own block is sum_i S_i^T Y_i where
-//   Y_i = Y_{i+1} + (I_i - I_{i+1}) S^P_i
-// (the difference, accumulated as such, is i's own body and its side branches: no cancellation),
-// and its block against a group above it, whose last joint on the way up is a, is
-// (sum_i I_i S_i)^T S^P_a. Linear in the number of intervals; no column block is carried through
-// the ancestors.
+// division share their coordinates; with S^P_k the world subspaces summed along the division down
+// to k and I^own_k = I_k - I_{k+1} (k's own body and its side branches, accumulated as such: no
+// cancellation), summation by parts gives its own block and its row against the groups above:
+//   sum_i S_i^T I_i S^P_i = sum_k S^P_k^T I^own_k S^P_k,   sum_i I_i S_i = sum_k I^own_k S^P_k = Y
+// One product I^own_k S^P_k per interval serves both; the first is symmetric term by term, so only
+// its lower triangle is formed. The block of group h against a group above, whose last joint on
+// the way up is a, is Y_h^T S^P_a. Linear in the number of intervals; no column block is carried
+// through the ancestors.
 //
 // The products below are 6 deep with nq_j columns: lazyProduct() keeps them as unrolled 6-term
 // dot products, where Eigen's blocked GEMM would pack operands that cost more than the arithmetic.
 
-// I S for a composite: the rigid part in compact form, the added mass as a 6 x 6 beside it
-void compositeTimes(const SpatialInertia& I, const Matrix6d* A, const Matrix6Xd& S,
-                    Eigen::Ref<Matrix6Xd> out) {
+// I^own S^P: the rigid part in compact form; with added mass, one dense 6 x 6 product of the sum
+void ownTimes(const SpatialInertia& I, const Matrix6d* A, const Matrix6Xd& S,
+              Eigen::Ref<Matrix6Xd> out) {
+  if (A != nullptr) {
+    const Matrix6d H = I.matrix() + *A;
+    out.noalias() = H.lazyProduct(S);
+    return;
+  }
   for (Eigen::Index c = 0; c < S.cols(); ++c) out.col(c) = I * Vector6d(S.col(c));
-  if (A != nullptr) out.noalias() += A->lazyProduct(S);
 }
 
 // world subspace of joint j and its sum along the group
@@ -41,36 +46,35 @@ void worldSubspace(const VirtualJoint& joint, Data& data, int j) {
   if (previous >= 0) data.M_subspace_sum[j] += data.M_subspace_sum[previous];
 }
 
-// the group's own block from joint j, and its row sums for the blocks against the groups above
+// joint j's term of its group's own block (lower triangle) and of the group's row sum Y, carried
+// up the group to its first joint; there the block is mirrored
 void groupBlock(const Model& model, const VirtualJoint& joint, Data& data, int j) {
   const int nq = joint.nq, next = data.group_next[j];
-  const bool added = model.has_added_mass;
-  Matrix6Xd& Y = data.M_carry[j];
+  const Matrix6Xd& SP = data.M_subspace_sum[j];
   auto IS = data.scratch_6n.leftCols(nq);
-  compositeTimes(data.I_own[j], added ? &data.A_own[j] : nullptr, data.M_subspace_sum[j], IS);
+  ownTimes(data.I_own[j], model.has_added_mass ? &data.A_own[j] : nullptr, SP, IS);
+  Matrix6Xd& Y = data.M_carry[j];
   if (next >= 0) {
     Y = data.M_carry[next] + IS;
   } else {
     Y = IS;
   }
-  const Matrix6Xd& S = data.S_world[j];
-  data.M.block(joint.idx_q, joint.idx_q, nq, nq).noalias() += S.transpose().lazyProduct(Y);
-  if (data.coordinate_path[data.group_first[j]].size() < 2) return;  // no group above
-  Matrix6Xd& T = data.M_rows[data.group_first[j]];
-  if (next < 0) T.setZero();
-  compositeTimes(data.I_composite[j], added ? &data.A_composite[j] : nullptr, S, IS);
-  T += IS;
+  auto block = data.M.block(joint.idx_q, joint.idx_q, nq, nq);
+  for (int c = 0; c < nq; ++c) {
+    for (int r = c; r < nq; ++r) block(r, c) += SP.col(r).dot(IS.col(c));
+  }
+  if (data.group_first[j] == j) block.triangularView<Eigen::StrictlyUpper>() = block.transpose();
 }
 
 // the blocks between group h (at its first joint) and every group above it
 void crossBlocks(const Model& model, Data& data, int h) {
   const VirtualJoint& H = model.joints[h];
-  const Matrix6Xd& T = data.M_rows[h];
+  const Matrix6Xd& Y = data.M_carry[h];
   for (const auto& [group, a] : data.coordinate_path[h]) {
     if (group == h) continue;
     const VirtualJoint& G = model.joints[group];
     auto block = data.M.block(H.idx_q, G.idx_q, H.nq, G.nq);
-    block.noalias() = T.transpose().lazyProduct(data.M_subspace_sum[a]);
+    block.noalias() = Y.transpose().lazyProduct(data.M_subspace_sum[a]);
     data.M.block(G.idx_q, H.idx_q, G.nq, H.nq) = block.transpose();
   }
 }

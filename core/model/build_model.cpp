@@ -539,6 +539,28 @@ class ModelBuilder {
           t.w * t.Phi.transpose() * stiffness.asDiagonal() * t.Phi;
       model_.D.block(t.idx, t.idx, t.n, t.n) +=
           t.w * t.Phi.transpose() * damping.asDiagonal() * t.Phi;
+      addElasticBlock(t.idx, t.n);
+    }
+  }
+
+  // the union of the terms' ranges as disjoint ascending blocks (a division's Gauss points share
+  // one range)
+  void addElasticBlock(int idx, int n) {
+    auto& blocks = model_.elastic_blocks;
+    const auto after = std::find_if(blocks.begin(), blocks.end(),
+                                    [&](const CoordinateBlock& b) { return b.idx + b.n >= idx; });
+    if (after == blocks.end() || after->idx > idx + n) {
+      blocks.insert(after, {idx, n});
+      return;
+    }
+    const int end = std::max(after->idx + after->n, idx + n);
+    after->idx = std::min(after->idx, idx);
+    after->n = end - after->idx;
+    // the grown block may now reach the ones after it
+    auto next = after + 1;
+    while (next != blocks.end() && next->idx <= after->idx + after->n) {
+      after->n = std::max(after->idx + after->n, next->idx + next->n) - after->idx;
+      next = blocks.erase(next);
     }
   }
 

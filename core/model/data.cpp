@@ -82,7 +82,6 @@ Data::Data(const Model& model) {
     S.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     M_carry.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     M_subspace_sum.emplace_back(Matrix6Xd::Zero(6, joint.nq));
-    M_rows.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     max_nq = std::max(max_nq, joint.nq);
   }
   tau = Eigen::VectorXd::Zero(model.nv);

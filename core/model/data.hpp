@@ -60,8 +60,7 @@ struct Data {
   std::vector<SpatialInertia> I_own;
   std::vector<Matrix6d> A_own;
   std::vector<Matrix6Xd> M_subspace_sum;  ///< S_world summed along j's group down to j
-  std::vector<Matrix6Xd> M_carry;         ///< the group block's terms carried up (6 x nq_j)
-  std::vector<Matrix6Xd> M_rows;          ///< sum of I S over a group, at its first joint
+  std::vector<Matrix6Xd> M_carry;         ///< sum of I^own S^P from j down its group (6 x nq_j)
   Eigen::MatrixXd M;                      ///< generalised mass matrix (nv x nv), symmetric
 
   //-------------------- forward dynamics

@@ -167,13 +167,21 @@ struct CompiledClosedChain {
   int m() const { return static_cast<int>(Phi_perp.cols()); }
 };
 
+/// \brief A range of coordinates [idx, idx + n).
+struct CoordinateBlock {
+  int idx = 0;
+  int n = 0;
+};
+
 struct Model {
   int nq = 0;  ///< generalised coordinates (rigid joints, rod strain modes); nv == nq
   int nv = 0;
-  std::vector<VirtualJoint> joints;     ///< parents before children
-  std::vector<LinkInfo> links;          ///< in description order
-  Eigen::MatrixXd K;                    ///< generalised stiffness (nq x nq), constant
-  Eigen::MatrixXd D;                    ///< generalised damping (nq x nq), constant
+  std::vector<VirtualJoint> joints;  ///< parents before children
+  std::vector<LinkInfo> links;       ///< in description order
+  Eigen::MatrixXd K;                 ///< generalised stiffness (nq x nq), constant
+  Eigen::MatrixXd D;                 ///< generalised damping (nq x nq), constant
+  /// the diagonal blocks (one per division, disjoint, ascending) outside which K and D are zero
+  std::vector<CoordinateBlock> elastic_blocks;
   Vector6d gravity = Vector6d::Zero();  ///< G = [0; a_g] in world
   std::vector<std::string>
       coordinate_names;  ///< nq labels, e.g. "link1/joint/0", "rod/div0/bend_y/2"

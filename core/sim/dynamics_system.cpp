@@ -153,8 +153,7 @@ void DynamicsSystem::baseBlocks(ForceSpaceBlocks& blocks) {
 void DynamicsSystem::forceBalanceAt(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                     Eigen::VectorXd& r, Eigen::VectorXd& g) {
   actuationForces(model_, q, t, r);
-  r.noalias() -= model_.K * q;
-  r.noalias() -= model_.D * v;
+  addInternalForces(model_, q, v, r);
   r -= inverseDynamics(model_, data_, q, v, fd_qdd_, t);
   if (model_.n_constraints == 0) return;
   ConstraintData& cd = constrained_->constraints;

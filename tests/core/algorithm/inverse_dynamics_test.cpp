@@ -153,6 +153,33 @@ TEST(MassMatrixTest, ColumnsEqualInverseDynamicsDifferences) {
   }
 }
 
+TEST(InternalForcesTest, BlockwiseProductsEqualTheDenseOnes) {
+  // the blocks must hold every non-zero of K and D, on every bundled example (multi-division rods,
+  // closed chains, rigid-only arms) and the random hybrids
+  auto models = modelsUnderTest();
+  for (const char* stem : {"finray_finger", "parallel_robot", "paper_cable_manipulator",
+                           "underwater_robot", "paper_contact_cylinder"})
+    models.emplace_back(stem, test::example(stem));
+  for (const auto& [name, robot] : models) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    const test::State x = randomState(model, 15);
+    Eigen::MatrixXd outside = model.K.cwiseAbs() + model.D.cwiseAbs();
+    int previous_end = 0;
+    for (const CoordinateBlock& b : model.elastic_blocks) {
+      EXPECT_GE(b.idx, previous_end) << "blocks overlap or are out of order";
+      previous_end = b.idx + b.n;
+      outside.block(b.idx, b.idx, b.n, b.n).setZero();
+    }
+    EXPECT_EQ(outside.maxCoeff(), 0.0);
+    const Eigen::VectorXd dense = -(model.K * x.q) - model.D * x.v;
+    EXPECT_LT(relativeError(internalForces(model, x.q, x.v), dense), 1e-14);
+    Eigen::VectorXd scaled = Eigen::VectorXd::Ones(model.nv);
+    addInternalForces(model, x.q, x.v, scaled, -2.0);
+    EXPECT_LT(relativeError(scaled, Eigen::VectorXd::Ones(model.nv) - 2.0 * dense), 1e-14);
+  }
+}
+
 TEST(MassMatrixTest, KineticEnergyEqualsSumOverLumpedInertias) {
   for (const auto& [name, robot] : modelsUnderTest()) {
     SCOPED_TRACE(name);
