@@ -1,5 +1,6 @@
 #include "core/algorithm/forward_dynamics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -52,8 +53,29 @@ bool hasTreeSparsity(const Eigen::MatrixXd& M, const std::vector<int>& parent) {
   return true;
 }
 
+// the strict ancestors of every coordinate, root first, as runs of consecutive coordinates (a
+// joint's or a division's coordinates are consecutive): the row operations of the tree factor
+// become a few contiguous, vectorised axpys per ancestor
+void ancestorRuns(Data& data) {
+  const std::vector<int>& parent = data.coordinate_parent;
+  const int n = static_cast<int>(parent.size());
+  data.coordinate_ancestor_runs.assign(n, {});
+  for (int k = 0; k < n; ++k) {
+    std::vector<CoordinateBlock>& runs = data.coordinate_ancestor_runs[k];
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      if (!runs.empty() && runs.back().idx == i + 1) {
+        --runs.back().idx;
+        ++runs.back().n;
+      } else {
+        runs.push_back({i, 1});
+      }
+    }
+    std::reverse(runs.begin(), runs.end());
+  }
+}
+
 // dense Cholesky (M_factor) or the tree factor: the tree one when M is branched enough that its
-// flops, sum over k of depth(k)^2 / 2, are under a quarter of the dense n^3 / 6 (its scalar loops
+// flops, sum over k of depth(k)^2 / 2, are under a quarter of the dense n^3 / 6 (its short runs
 // are slower per flop than Eigen's blocked kernels)
 int chooseFactor(const Model& model, Data& data) {
   const int n = model.nv;
@@ -68,57 +90,91 @@ int chooseFactor(const Model& model, Data& data) {
   }
   const double dense_flops = std::pow(static_cast<double>(n), 3) / 6.0;
   if (4.0 * tree_flops >= dense_flops) return kFactorDense;
-  data.M_tree_factor.resize(n, n);
+  ancestorRuns(data);
+  data.M_tree_factor.setZero(n, n);
   data.tree_rhs.resize(n, n);
   return kFactorTree;
 }
 
 // M = L^T L without fill-in (Featherstone, Rigid Body Dynamics Algorithms, table 6.3): L(k, i)
-// is non-zero only for i on the ancestor chain of k. False when M is not positive definite
+// is non-zero only for i on the ancestor chain of k, and only those entries are read or written.
+// L is row-major, so a row's ancestor runs are contiguous; the runs are short (a joint's or a
+// division's coordinates), so plain loops over raw rows beat Eigen's dynamic segments. False when
+// M is not positive definite
 bool factorTree(Data& data) {
-  Eigen::MatrixXd& L = data.M_tree_factor;
-  const std::vector<int>& parent = data.coordinate_parent;
-  L.triangularView<Eigen::Lower>() = data.M;
-  for (int k = static_cast<int>(L.rows()) - 1; k >= 0; --k) {
+  auto& L = data.M_tree_factor;
+  const auto& all_runs = data.coordinate_ancestor_runs;
+  const int n = static_cast<int>(L.rows());
+  for (int k = 0; k < n; ++k) {
+    L(k, k) = data.M(k, k);
+    for (const CoordinateBlock& run : all_runs[k])
+      L.row(k).segment(run.idx, run.n) = data.M.row(k).segment(run.idx, run.n);
+  }
+  for (int k = n - 1; k >= 0; --k) {
     if (!(L(k, k) > 0.0)) return false;
-    L(k, k) = std::sqrt(L(k, k));
-    for (int i = parent[k]; i >= 0; i = parent[i]) L(k, i) /= L(k, k);
-    for (int i = parent[k]; i >= 0; i = parent[i]) {
-      for (int j = i; j >= 0; j = parent[j]) L(i, j) -= L(k, i) * L(k, j);
+    double* const row_k = L.row(k).data();
+    row_k[k] = std::sqrt(row_k[k]);
+    const double inverse = 1.0 / row_k[k];
+    const auto& runs = all_runs[k];
+    for (const CoordinateBlock& run : runs) {
+      for (int j = run.idx; j < run.idx + run.n; ++j) row_k[j] *= inverse;
+    }
+    // L(i, j) -= L(k, i) L(k, j) for every ancestor i of k and every j at or above i: the runs
+    // before i's, then i's own run up to i
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      for (int i = runs[r].idx; i < runs[r].idx + runs[r].n; ++i) {
+        double* const row_i = L.row(i).data();
+        const double l_ki = row_k[i];
+        for (std::size_t s = 0; s < r; ++s) {
+          for (int j = runs[s].idx; j < runs[s].idx + runs[s].n; ++j) row_i[j] -= l_ki * row_k[j];
+        }
+        for (int j = runs[r].idx; j <= i; ++j) row_i[j] -= l_ki * row_k[j];
+      }
     }
   }
   return true;
 }
 
-// x = M^-1 x = L^-1 L^-T x, both substitutions along the ancestor chains (table 6.4)
+// x = M^-1 x = L^-1 L^-T x, both substitutions along the ancestor runs (table 6.4)
 void solveTree(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
-  const Eigen::MatrixXd& L = data.M_tree_factor;
-  const std::vector<int>& parent = data.coordinate_parent;
+  const auto& L = data.M_tree_factor;
+  const auto& all_runs = data.coordinate_ancestor_runs;
   const int n = static_cast<int>(x.size());
   for (int k = n - 1; k >= 0; --k) {
-    x(k) /= L(k, k);
-    for (int i = parent[k]; i >= 0; i = parent[i]) x(i) -= L(k, i) * x(k);
+    const double* const row_k = L.row(k).data();
+    const double x_k = x(k) /= row_k[k];
+    for (const CoordinateBlock& run : all_runs[k]) {
+      for (int i = run.idx; i < run.idx + run.n; ++i) x(i) -= row_k[i] * x_k;
+    }
   }
   for (int k = 0; k < n; ++k) {
-    for (int i = parent[k]; i >= 0; i = parent[i]) x(k) -= L(k, i) * x(i);
-    x(k) /= L(k, k);
+    const double* const row_k = L.row(k).data();
+    double x_k = x(k);
+    for (const CoordinateBlock& run : all_runs[k]) {
+      for (int i = run.idx; i < run.idx + run.n; ++i) x_k -= row_k[i] * x(i);
+    }
+    x(k) = x_k / row_k[k];
   }
 }
 
 // X = M^-1 X for many right-hand sides at once: the same substitutions as solveTree, on whole rows
 // of a row-major copy (a row operation is then one contiguous axpy over the columns)
 void solveTreeRows(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
-  const Eigen::MatrixXd& L = data.M_tree_factor;
-  const std::vector<int>& parent = data.coordinate_parent;
+  const auto& L = data.M_tree_factor;
+  const auto& all_runs = data.coordinate_ancestor_runs;
   const int n = static_cast<int>(x.rows());
   auto X = data.tree_rhs.leftCols(x.cols());
   X = x;
   for (int k = n - 1; k >= 0; --k) {
     X.row(k) /= L(k, k);
-    for (int i = parent[k]; i >= 0; i = parent[i]) X.row(i) -= L(k, i) * X.row(k);
+    for (const CoordinateBlock& run : all_runs[k]) {
+      for (int i = run.idx; i < run.idx + run.n; ++i) X.row(i) -= L(k, i) * X.row(k);
+    }
   }
   for (int k = 0; k < n; ++k) {
-    for (int i = parent[k]; i >= 0; i = parent[i]) X.row(k) -= L(k, i) * X.row(i);
+    for (const CoordinateBlock& run : all_runs[k]) {
+      for (int i = run.idx; i < run.idx + run.n; ++i) X.row(k) -= L(k, i) * X.row(i);
+    }
     X.row(k) /= L(k, k);
   }
   x = X;

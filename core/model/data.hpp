@@ -122,7 +122,10 @@ struct Data {
   // branched models: M = L^T L with L as sparse as M (no fill-in below the coordinate tree)
   int mass_factor_kind = 0;            ///< 0 not chosen yet, 1 dense M_factor, 2 M_tree_factor
   std::vector<int> coordinate_parent;  ///< nearest ancestor coordinate of each (-1: none)
-  Eigen::MatrixXd M_tree_factor;       ///< L in the lower triangle (nv x nv)
+  /// strict ancestors of each coordinate, root first, as runs of consecutive coordinates
+  std::vector<std::vector<CoordinateBlock>> coordinate_ancestor_runs;
+  /// L (nv x nv, row-major): only the diagonal and each row's ancestor runs are meaningful
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> M_tree_factor;
   /// right-hand sides of a many-column tree solve, row-major so that row operations are contiguous
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> tree_rhs;
 };

@@ -279,6 +279,30 @@ TEST(ForwardDynamicsTest, InvertsInverseDynamics) {
   }
 }
 
+TEST(ForwardDynamicsTest, TreeFactorSolvesBranchedMassMatrices) {
+  // the underwater robot's six flagella hang off two shafts: M is tree-sparse and the tree factor
+  // (forward_dynamics.cpp) is chosen; one and many right-hand sides take different paths
+  const Model model = buildModel(test::example("underwater_robot"));
+  Data data(model);
+  const test::State x = randomState(model, 19);
+  forwardDynamics(model, data, x.q, x.v, x.a);
+  ASSERT_EQ(data.mass_factor_kind, 2) << "the tree factor was not chosen";
+  const Eigen::MatrixXd B = Eigen::MatrixXd::Random(model.nv, 7);
+  Eigen::MatrixXd X = B;
+  solveMassMatrix(data, X);
+  Eigen::VectorXd x0 = B.col(0);
+  solveMassMatrix(data, x0);
+  // residuals against those of Eigen's dense Cholesky on the same M (cond(M) ~ 5e11 here, so
+  // both are ~1e-10 of B; a wrong update in the factor leaves O(1))
+  const Eigen::MatrixXd dense = Eigen::LLT<Eigen::MatrixXd>(data.M).solve(B);
+  const double dense_residual = relativeError(data.M * dense, B);
+  EXPECT_LT(relativeError(data.M * X, B), 10.0 * dense_residual);
+  EXPECT_LT(relativeError(data.M * x0, B.col(0)), 10.0 * dense_residual);
+  const Eigen::VectorXd eigenvalues =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(data.M).eigenvalues();
+  EXPECT_LT(relativeError(X, dense), 1e-14 * eigenvalues.maxCoeff() / eigenvalues.minCoeff());
+}
+
 TEST(InverseDynamicsTest, SinglePendulumMatchesClosedForm) {
   RobotDescription robot;
   LinkDesc link = test::rigidLink("pendulum", "world", JointType::Revolute, {0, 0, 1});
