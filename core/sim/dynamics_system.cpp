@@ -61,8 +61,7 @@ DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacob
       a_r_(model.nv),
       r_(model.nv),
       r_plus_(model.nv),
-      r_minus_(model.nv),
-      damping_force_(model.nv) {
+      r_minus_(model.nv) {
   if (hasConstraints(model)) constrained_ = std::make_unique<ConstrainedDynamicsData>(model);
 }
 
@@ -86,6 +85,19 @@ void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::V
 }
 
 namespace {
+
+// x^T A x for an A that is zero outside the given diagonal blocks, column by column (no
+// temporary product, no nq^2 work)
+double blockQuadraticForm(const Eigen::MatrixXd& A, const std::vector<CoordinateBlock>& blocks,
+                          const Eigen::VectorXd& x) {
+  double sum = 0.0;
+  for (const CoordinateBlock& b : blocks) {
+    const auto x_b = x.segment(b.idx, b.n);
+    for (int c = 0; c < b.n; ++c) sum += x_b(c) * A.col(b.idx + c).segment(b.idx, b.n).dot(x_b);
+  }
+  return sum;
+}
+
 // the columns cols of from
 void gatherColumns(const Eigen::MatrixXd& from, const std::vector<int>& cols, Eigen::MatrixXd& to) {
   to.resize(from.rows(), static_cast<Eigen::Index>(cols.size()));
@@ -358,7 +370,7 @@ Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorX
     if (joint.has_inertia) e.kinetic += 0.5 * eta.dot(joint.M * eta);
     if (joint.has_added_mass) e.kinetic += 0.5 * eta.dot(joint.added_mass * eta);
   }
-  e.elastic = 0.5 * q.dot(model_.K * q);
+  e.elastic = 0.5 * blockQuadraticForm(model_.K, model_.elastic_blocks, q);
   const Eigen::Vector3d a_g = model_.gravity.tail<3>();
   for (int j = 0; j < model_.n_vjoints(); ++j) {
     const VirtualJoint& joint = model_.joints[j];
@@ -368,8 +380,7 @@ Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorX
 }
 
 double DynamicsSystem::dissipationRate(const Eigen::VectorXd& v) {
-  damping_force_.noalias() = model_.D * v;  // v.dot(D * v) would allocate the product
-  return v.dot(damping_force_);
+  return blockQuadraticForm(model_.D, model_.elastic_blocks, v);
 }
 
 }  // namespace tendril

@@ -158,7 +158,6 @@ class DynamicsSystem {
   Eigen::VectorXd fd_qdd_, fd_lambda_, fd_r_plus_, fd_r_minus_, fd_g_plus_, fd_g_minus_;
   Eigen::VectorXd fd_q_, fd_v_;
   Eigen::VectorXd q_r_, v_r_, a_r_, r_, r_plus_, r_minus_;
-  Eigen::VectorXd damping_force_;  // D v
 };
 
 }  // namespace tendril
