@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/algorithm/constrained_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/statics.hpp"
 
 namespace tendril {
@@ -47,9 +48,10 @@ class ConstrainedStaticsSolver {
     cdd_.free_coordinates = all;
     indexThreeResidual(model_, data_, cdd_, q, zero_, zero_, Eigen::VectorXd::Zero(m),
                        options_.time, R_full);
-    force = R_full.head(model_.nv) + model_.K * q;  // B u - ID(q, 0, 0)
+    force = R_full.head(model_.nv);
+    addInternalForces(model_, q, zero_, force, -1.0);  // B u - ID(q, 0, 0)
     force *= load;
-    force.noalias() -= model_.K * q;
+    addInternalForces(model_, q, zero_, force);
     if (m > 0) force.noalias() += cdd_.constraints.A.transpose() * lambda;
     R.resize(nf + m);
     for (int r = 0; r < nf; ++r) R(r) = force(free_[r]);

@@ -10,8 +10,10 @@ namespace {
 // world and I_i the composite inertia of i's subtree, a plain sum in world. The intervals of a
 // division share their coordinates; with S^P_k the world subspaces summed along the division down
 // to k and I^own_k = I_k - I_{k+1} (k's own body and its side branches, accumulated as such: no
-// cancellation), summation by parts gives its own block and its row against the groups above:
-//   sum_i S_i^T I_i S^P_i = sum_k S^P_k^T I^own_k S^P_k,   sum_i I_i S_i = sum_k I^own_k S^P_k = Y
+// cancellation), I_max(i,j) = sum over k >= max(i, j) of I^own_k gives its own block and its row
+// against the groups above:
+//   sum_{i,j} S_i^T I_max(i,j) S_j = sum_k S^P_k^T I^own_k S^P_k,
+//   sum_i I_i S_i = sum_k I^own_k S^P_k = Y
 // One product I^own_k S^P_k per interval serves both; the first is symmetric term by term, so only
 // its lower triangle is formed. The block of group h against a group above, whose last joint on
 // the way up is a, is Y_h^T S^P_a. Linear in the number of intervals; no column block is carried

@@ -15,6 +15,27 @@
 #include "core/model/validate.hpp"
 
 namespace tendril {
+
+void addCoordinateBlock(std::vector<CoordinateBlock>& blocks, int idx, int n) {
+  // the first block that ends after idx starts; overlapping means sharing a coordinate (blocks that
+  // only touch, like two divisions of a rod, stay apart)
+  const auto at = std::find_if(blocks.begin(), blocks.end(),
+                               [&](const CoordinateBlock& b) { return b.idx + b.n > idx; });
+  if (at == blocks.end() || at->idx >= idx + n) {
+    blocks.insert(at, {idx, n});
+    return;
+  }
+  const int end = std::max(at->idx + at->n, idx + n);
+  at->idx = std::min(at->idx, idx);
+  at->n = end - at->idx;
+  // the grown block may now overlap the ones after it
+  auto next = at + 1;
+  while (next != blocks.end() && next->idx < at->idx + at->n) {
+    at->n = std::max(at->idx + at->n, next->idx + next->n) - at->idx;
+    next = blocks.erase(next);
+  }
+}
+
 namespace {
 
 // the strain component of each column of a division's basis (its block in Phi)
@@ -539,28 +560,7 @@ class ModelBuilder {
           t.w * t.Phi.transpose() * stiffness.asDiagonal() * t.Phi;
       model_.D.block(t.idx, t.idx, t.n, t.n) +=
           t.w * t.Phi.transpose() * damping.asDiagonal() * t.Phi;
-      addElasticBlock(t.idx, t.n);
-    }
-  }
-
-  // the union of the terms' ranges as disjoint ascending blocks (a division's Gauss points share
-  // one range)
-  void addElasticBlock(int idx, int n) {
-    auto& blocks = model_.elastic_blocks;
-    const auto after = std::find_if(blocks.begin(), blocks.end(),
-                                    [&](const CoordinateBlock& b) { return b.idx + b.n >= idx; });
-    if (after == blocks.end() || after->idx > idx + n) {
-      blocks.insert(after, {idx, n});
-      return;
-    }
-    const int end = std::max(after->idx + after->n, idx + n);
-    after->idx = std::min(after->idx, idx);
-    after->n = end - after->idx;
-    // the grown block may now reach the ones after it
-    auto next = after + 1;
-    while (next != blocks.end() && next->idx <= after->idx + after->n) {
-      after->n = std::max(after->idx + after->n, next->idx + next->n) - after->idx;
-      next = blocks.erase(next);
+      addCoordinateBlock(model_.elastic_blocks, t.idx, t.n);
     }
   }
 

@@ -173,6 +173,10 @@ struct CoordinateBlock {
   int n = 0;
 };
 
+/// \brief Adds [idx, idx + n) to disjoint ascending blocks, merging it with those it overlaps
+///        (sharing a coordinate; blocks that only touch stay apart).
+void addCoordinateBlock(std::vector<CoordinateBlock>& blocks, int idx, int n);
+
 struct Model {
   int nq = 0;  ///< generalised coordinates (rigid joints, rod strain modes); nv == nq
   int nv = 0;
