@@ -104,6 +104,7 @@ void gatherColumns(const Eigen::MatrixXd& from, const std::vector<int>& cols, Ei
   for (std::size_t c = 0; c < cols.size(); ++c)
     to.col(static_cast<Eigen::Index>(c)) = from.col(cols[c]);
 }
+
 // the entries (rows, cols) of from
 void gather(const Eigen::MatrixXd& from, const std::vector<int>& rows, const std::vector<int>& cols,
             Eigen::MatrixXd& to) {
@@ -199,8 +200,6 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
   baseBlocks(blocks);
   const std::vector<int>& free = blocks.free;
   const auto nu = static_cast<Eigen::Index>(free.size());
-  fd_r_plus_.resize(model_.nv);
-  fd_r_minus_.resize(model_.nv);
   fd_g_plus_.resize(m);
   fd_g_minus_.resize(m);
   // one column: central differences in coordinate k of x (fd_q_ or fd_v_), restored after
@@ -208,12 +207,12 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
                           Eigen::Index c) {
     const double x_k = x(k);
     x(k) = x_k + kStep;
-    forceBalanceAt(t, fd_q_, fd_v_, fd_r_plus_, fd_g_plus_);
+    forceBalanceAt(t, fd_q_, fd_v_, r_plus_, fd_g_plus_);
     x(k) = x_k - kStep;
-    forceBalanceAt(t, fd_q_, fd_v_, fd_r_minus_, fd_g_minus_);
+    forceBalanceAt(t, fd_q_, fd_v_, r_minus_, fd_g_minus_);
     x(k) = x_k;
     for (Eigen::Index r = 0; r < nu; ++r)
-      dr(r, c) = (fd_r_plus_(free[r]) - fd_r_minus_(free[r])) / (2.0 * kStep);
+      dr(r, c) = (r_plus_(free[r]) - r_minus_(free[r])) / (2.0 * kStep);
     if (m > 0) dc.col(c) = (fd_g_plus_ - fd_g_minus_) / (2.0 * kStep);
   };
   for (Eigen::Index c = 0; c < nu; ++c) {

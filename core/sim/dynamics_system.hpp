@@ -155,8 +155,8 @@ class DynamicsSystem {
   // the free coordinates, M_uu and A_u of the last forward dynamics, and the derivative blocks
   // sized to them
   void baseBlocks(ForceSpaceBlocks& blocks);
-  Eigen::VectorXd fd_qdd_, fd_lambda_, fd_r_plus_, fd_r_minus_, fd_g_plus_, fd_g_minus_;
-  Eigen::VectorXd fd_q_, fd_v_;
+  Eigen::VectorXd fd_qdd_, fd_lambda_, fd_g_plus_, fd_g_minus_, fd_q_, fd_v_;
+  // r_plus_ and r_minus_ hold both the residual's and the force balance's differences
   Eigen::VectorXd q_r_, v_r_, a_r_, r_, r_plus_, r_minus_;
 };
 

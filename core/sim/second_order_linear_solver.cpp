@@ -21,8 +21,7 @@ struct Content {
   Eigen::PartialPivLU<Eigen::MatrixXd> lu;
   Eigen::VectorXd rhs, scaled_q;
   // force space: the (nu + m) x (nu + m) matrix, sized at the first setup
-  Eigen::MatrixXd kkt;
-  Eigen::PartialPivLU<Eigen::MatrixXd> kkt_lu;
+  Eigen::MatrixXd kkt;  // factored into lu, like reduced (a solver serves one kind of matrix)
   Eigen::VectorXd kkt_rhs, kkt_solution, b_q, b_v;
   int last_flag = SUNLS_SUCCESS;
 };
@@ -87,7 +86,7 @@ void solveForceSpace(Content& c, const ForceSpaceBlocks& blocks,
   const Eigen::Index m = blocks.A.rows();
   c.b_q.resize(nu);
   c.b_v.resize(nu);
-  for (Eigen::Index r = 0; r < nu; ++r) {
+  for (Eigen::Index r = 0; r < nu; ++r) {  // hand loops: Eigen's indexed views copy the indices
     c.b_q(r) = rhs(blocks.free[r]);
     c.b_v(r) = rhs(n + blocks.free[r]);
   }
@@ -98,8 +97,7 @@ void solveForceSpace(Content& c, const ForceSpaceBlocks& blocks,
     c.kkt_rhs.tail(m).noalias() = blocks.A * c.b_v;
     c.kkt_rhs.tail(m).noalias() += (c.beta * blocks.dc_dq) * c.b_q;
   }
-  c.kkt_solution.resize(nu + m);
-  c.kkt_solution = c.kkt_lu.solve(c.kkt_rhs);
+  c.kkt_solution = c.lu.solve(c.kkt_rhs);
   out.tail(n) = rhs.tail(n);
   for (Eigen::Index r = 0; r < nu; ++r) out(n + blocks.free[r]) = c.kkt_solution(r);
   out.head(n) = rhs.head(n) + c.beta * out.tail(n);
@@ -109,22 +107,17 @@ int setup(SUNLinearSolver solver, SUNMatrix matrix) {
   Content& c = content(solver);
   if (matrix->ops->getid == forceSpaceId) {
     assembleForceSpace(c, forceSpaceBlocks(matrix));
+    c.lu.compute(c.kkt);
   } else if (matrix->ops->getid == residualId) {
     const ResidualBlocks& blocks = residualBlocks(matrix);
     reduce(c, 1.0 / blocks.c, blocks.dqdd_dq, blocks.dqdd_dv);
+    c.lu.compute(c.reduced);
   } else {
     c.last_flag = SUNLS_ILL_INPUT;  // only the matrices made here
     return c.last_flag;
   }
-  const bool force_space = matrix->ops->getid == forceSpaceId;
-  if (force_space) {
-    c.kkt_lu.compute(c.kkt);
-  } else {
-    c.lu.compute(c.reduced);
-  }
   // a zero or non-finite pivot: recoverable, the integrator retries with a smaller step
-  const double smallest_pivot =
-      (force_space ? c.kkt_lu.matrixLU() : c.lu.matrixLU()).diagonal().cwiseAbs().minCoeff();
+  const double smallest_pivot = c.lu.matrixLU().diagonal().cwiseAbs().minCoeff();
   c.last_flag =
       smallest_pivot > 0.0 && std::isfinite(smallest_pivot) ? SUNLS_SUCCESS : SUNLS_LUFACT_FAIL;
   return c.last_flag;

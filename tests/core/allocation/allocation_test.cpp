@@ -60,6 +60,11 @@ long allocationsDuring(const std::function<void()>& call) {
   return allocations.load() - before;
 }
 
+Model exampleModel(const char* stem) {
+  return buildModel(
+      loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+}
+
 TEST(AllocationTest, CounterSeesAllocations) {
   // the interposer works: a fresh std::vector and a fresh Eigen vector allocate
   EXPECT_GT(allocationsDuring([] {
@@ -102,8 +107,7 @@ TEST(AllocationTest, ConstrainedDynamicsAllocatesNothing) {
   // (50, 51, 44) and the index-3 Newmark residual and Jacobian (52)
   for (const char* stem : {"finray_finger", "parallel_robot", "paper_hybrid_serial_robot"}) {
     SCOPED_TRACE(stem);
-    const Model model = buildModel(
-        loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+    const Model model = exampleModel(stem);
     ASSERT_TRUE(hasConstraints(model));
     Data data(model);
     ConstrainedDynamicsData cdd(model);
@@ -139,8 +143,7 @@ TEST(AllocationTest, ResidualFormAllocatesNothing) {
   for (const char* stem :
        {"paper_cable_manipulator", "paper_hybrid_serial_robot", "underwater_robot"}) {
     SCOPED_TRACE(stem);
-    const Model model = buildModel(
-        loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+    const Model model = exampleModel(stem);
     const int n = model.nv;
     const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.03, 0.04);
     const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(n, 0.5, -0.2);
@@ -173,8 +176,7 @@ TEST(AllocationTest, ForceSpaceNewtonMatrixAllocatesNothing) {
   // chains and prescribed coordinates
   for (const char* stem : {"paper_cable_manipulator", "parallel_robot", "finray_finger"}) {
     SCOPED_TRACE(stem);
-    const Model model = buildModel(
-        loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+    const Model model = exampleModel(stem);
     const int n = model.nv;
     const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.03, 0.04);
     const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(n, 0.5, -0.2);
@@ -196,8 +198,7 @@ TEST(AllocationTest, SundialsStepsAllocateNothing) {
   // force-space Newton matrix with and without closed chains)
   for (const char* stem :
        {"paper_cable_manipulator", "paper_hybrid_serial_robot", "parallel_robot"}) {
-    const Model model = buildModel(
-        loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+    const Model model = exampleModel(stem);
     for (const auto& [kind, jacobian] :
          {std::pair{IntegratorKind::Bdf, JacobianKind::Analytic},
           std::pair{IntegratorKind::Bdf, JacobianKind::FiniteDifference},
