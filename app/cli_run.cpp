@@ -75,7 +75,12 @@ void printRun(const SimulationOptions& sim, const SimulationResult& result) {
             << (sim.integrator == IntegratorKind::Ida ? " residual evaluations (inverse dynamics), "
                                                       : " dynamics evaluations, ")
             << result.statistics.jacobian_evaluations << " Jacobians ("
-            << jacobianName(sim.jacobian) << ")\n"
+            << jacobianName(sim.jacobian) << ")"
+            << (result.statistics.restarts > 0
+                    ? ", " + std::to_string(result.statistics.restarts) +
+                          " restart(s) from the last accepted step after a step-size collapse"
+                    : std::string())
+            << "\n"
             << "wall time: " << result.statistics.wall_time << " s for " << result.samples.back().t
             << " s simulated (" << result.samples.back().t / result.statistics.wall_time
             << "x real time)\n";

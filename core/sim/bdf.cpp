@@ -7,6 +7,8 @@
 
 #include <cvodes/cvodes.h>
 
+#include <limits>
+
 #include "core/sim/second_order_linear_solver.hpp"
 #include "core/sim/sundials_stepper.hpp"
 
@@ -23,6 +25,9 @@ class BdfStepper final : public SundialsStepper {
 
   void reset(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) override {
     resetCommon(q0, v0, makeForceSpaceMatrix);
+    steps_before_restarts_ = 0;
+    restarts_ = 0;
+    last_restart_time_ = -std::numeric_limits<double>::infinity();
     memory_ = CVodeCreate(CV_BDF, context_);
     CVodeInit(memory_, rightHandSide, t0, y_);
     CVodeSetUserData(memory_, this);
@@ -46,10 +51,45 @@ class BdfStepper final : public SundialsStepper {
                  std::string& error) override {
     double t_reached = 0.0;
     last_error_.clear();
-    return finishAdvance(CVode(memory_, t_out, y_, &t_reached, CV_NORMAL), q, v, error);
+    int flag = CVode(memory_, t_out, y_, &t_reached, CV_NORMAL);
+    while (stepSizeCollapsed(flag) && mayRestart(t_reached)) {
+      restartAt(t_reached);
+      flag = CVode(memory_, t_out, y_, &t_reached, CV_NORMAL);
+    }
+    return finishAdvance(flag, q, v, error);
   }
 
+  long steps() const override { return steps_before_restarts_ + SundialsStepper::steps(); }
+  long restarts() const override { return restarts_; }
+
  private:
+  // Repeated error-test or Newton failures down to the minimum step. On stiff closed chains (the
+  // fin-ray finger at rtol 1e-3) they come from the BDF history, not from the model: an ultrafast
+  // mode left in the multistep history outruns the error estimate, and a fresh start from the
+  // last accepted step (order 1, a new Jacobian) goes on. A model that really diverges fails again
+  // without progress, and then stops.
+  static bool stepSizeCollapsed(int flag) {
+    return flag == CV_ERR_FAILURE || flag == CV_CONV_FAILURE;
+  }
+
+  bool mayRestart(double t_reached) const {
+    constexpr int kMaxRestarts = 3;
+    return restarts_ < kMaxRestarts && t_reached > last_restart_time_;
+  }
+
+  // CVODE left y_ at its last accepted step, t_reached; the damping work restarts from its value
+  // there
+  void restartAt(double t_reached) {
+    steps_before_restarts_ += SundialsStepper::steps();
+    double t_quadrature = 0.0;
+    CVodeGetQuad(memory_, &t_quadrature, quadrature_);
+    CVodeReInit(memory_, t_reached, y_);
+    CVodeQuadReInit(memory_, quadrature_);
+    last_restart_time_ = t_reached;
+    ++restarts_;
+    last_error_.clear();
+  }
+
   // x' = [v; FD(t, q, v)]; a non-finite acceleration asks CVODE to retry with a smaller step
   static int rightHandSide(double t, N_Vector y, N_Vector y_dot, void* user) {
     auto* self = static_cast<BdfStepper*>(user);
@@ -81,6 +121,10 @@ class BdfStepper final : public SundialsStepper {
     NV_Ith_S(rate, 0) = self->system_.dissipationRate(self->v_);
     return 0;
   }
+
+  long steps_before_restarts_ = 0;
+  int restarts_ = 0;
+  double last_restart_time_ = -std::numeric_limits<double>::infinity();
 };
 
 }  // namespace

@@ -203,6 +203,7 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
     result.message = "completed";
   }
   result.statistics.steps = stepper->steps();
+  result.statistics.restarts = stepper->restarts();
   result.statistics.rhs_evaluations = system.evaluations();
   result.statistics.jacobian_evaluations = system.jacobianEvaluations();
   result.statistics.wall_time =

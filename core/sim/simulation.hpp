@@ -60,6 +60,7 @@ struct SimulationStatistics {
   long rhs_evaluations = 0;  ///< dynamics evaluations outside Jacobians: forward dynamics, or
                              ///< inverse-dynamics residuals for IDA
   long jacobian_evaluations = 0;
+  long restarts = 0;       ///< BDF restarts from the last accepted step after a step-size collapse
   double wall_time = 0.0;  ///< [s]
 };
 
@@ -121,6 +122,8 @@ class Stepper {
   /// \brief Energy dissipated by damping since reset [J].
   virtual double dissipated() const = 0;
   virtual long steps() const = 0;
+  /// \brief Fresh starts from the last accepted step after a step-size collapse (BDF only).
+  virtual long restarts() const { return 0; }
 };
 
 std::unique_ptr<Stepper> makeRk4(DynamicsSystem& system, const SimulationOptions& options);

@@ -273,5 +273,26 @@ TEST(ConstrainedSimulationTest, FinRayBdfAtThePaperTolerancesGetsPastTheOldFailu
   EXPECT_LT(maxConstraintError(result), 1e-7);  // 1.5e-9 here: Baumgarte holds the loops
 }
 
+// At rtol 3e-3 the fin-ray finger's multistep history still collapses the step near t = 2.5 s (a
+// mode at -2e8 /s left in it outruns the error estimate); the BDF stepper starts afresh from the
+// last accepted step and completes the run.
+TEST(ConstrainedSimulationTest, FinRayBdfRestartsAfterAStepSizeCollapseAndCompletes) {
+  const Model model = buildModel(test::example("finray_finger"));
+  SimulationOptions options;
+  options.integrator = IntegratorKind::Bdf;
+  options.t_end = 3.0;
+  options.output_interval = 0.01;
+  options.step = 0.0;  // no maximum step, as tendril-cli
+  options.relative_tolerance = 3e-3;
+  options.absolute_tolerance = 1e-5;
+  const SimulationResult result =
+      simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), options);
+  ASSERT_TRUE(result.completed) << result.message;
+  EXPECT_GE(result.statistics.restarts, 1);  // the case the test is about still arises
+  // Baumgarte holds the loops across the restart; the drift follows the integration error, so the
+  // bound is that of the paper-tolerance runs (1e-7 at atol 1e-6) scaled with atol: 0.1 atol
+  EXPECT_LT(maxConstraintError(result), 0.1 * options.absolute_tolerance);
+}
+
 }  // namespace
 }  // namespace tendril
