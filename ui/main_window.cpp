@@ -1,6 +1,7 @@
 #include "ui/main_window.hpp"
 
 #include <Eigen/Core>
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -370,10 +371,7 @@ void MainWindow::createViewMenu() {
   follow_action_->setToolTip(tr("Keep the selected body (or rod tip) in the centre of the view"));
   connect(follow_action_, &QAction::toggled, this,
           [this](bool on) { viewport_->setFollowedLink(on ? selectedLinkIndex() : -1); });
-  QAction* curvature = view_menu_->addAction(tr("Colour Rods by &Curvature"));
-  curvature->setObjectName("curvatureColourAction");
-  curvature->setCheckable(true);
-  connect(curvature, &QAction::toggled, viewport_, &ViewportWidget::setColorRodsByCurvature);
+  addRodColouringMenu();
   QAction* joints = view_menu_->addAction(tr("Show &Joints"));
   joints->setObjectName("showJointsAction");
   joints->setCheckable(true);
@@ -390,6 +388,42 @@ void MainWindow::createViewMenu() {
       tr("Draw x (red), y (green), z (blue) at every computational point of the "
          "rods and at every rigid link frame"));
   connect(frames, &QAction::toggled, viewport_, &ViewportWidget::setShowFrames);
+}
+
+// View > Colour Rods By: one quantity at a time, or none (unchecking the checked one)
+void MainWindow::addRodColouringMenu() {
+  QMenu* menu = view_menu_->addMenu(tr("&Colour Rods By"));
+  auto* group = new QActionGroup(menu);
+  group->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
+  struct Entry {
+    RodQuantity quantity;
+    const char* object_name;
+    QString text;
+  };
+  const Entry entries[] = {
+      {RodQuantity::Curvature, "curvatureColourAction", tr("&Curvature [1/m]")},
+      {RodQuantity::AxialStrain, "axialStrainColourAction", tr("&Axial Strain")},
+      {RodQuantity::BendingMoment, "bendingMomentColourAction", tr("&Bending Moment [N m]")},
+      {RodQuantity::AxialForce, "axialForceColourAction", tr("Axial &Force [N]")},
+  };
+  for (const Entry& entry : entries) {
+    QAction* action = menu->addAction(entry.text);
+    action->setObjectName(entry.object_name);
+    action->setCheckable(true);
+    action->setData(static_cast<int>(entry.quantity));
+    group->addAction(action);
+    // switching fires twice (the old action off, the new one on): follow the group's state
+    connect(action, &QAction::toggled, this, [this, group](bool) {
+      const QAction* checked = group->checkedAction();
+      viewport_->setRodColouring(
+          checked ? std::optional(static_cast<RodQuantity>(checked->data().toInt()))
+                  : std::nullopt);
+    });
+  }
+  menu->setToolTipsVisible(true);
+  menu->setToolTip(
+      tr("Bending moment and axial force are the elastic parts, E J (xi - xi*) and "
+         "E A (xi - xi*), from each interval's mean strain"));
 }
 
 void MainWindow::createSimulateMenu() {

@@ -201,6 +201,7 @@ class MainWindow : public QMainWindow {
   void createFileMenu();
   void createEditMenu();
   void createViewMenu();
+  void addRodColouringMenu();
   void createSimulateMenu();
   void createHelpMenu();
   void createModelMenu();

@@ -4,6 +4,8 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,13 +15,58 @@
 
 namespace tendril {
 
+/// \brief Centreline samples drawn inside each rod interval (between computational points).
+inline constexpr int kSamplesPerInterval = 4;
+
+/// \brief What a rod's colour map shows, per Magnus interval, from its mean strain xi = Omega / h
+///        and the section stiffness Sigma = diag(G Jx, E Jy, E Jz, E A, G A, G A) at its middle.
+enum class RodQuantity {
+  Curvature,      ///< |(xi_1, xi_2, xi_3)| [1/m]: bending and torsion
+  AxialStrain,    ///< xi_4 - xi*_4 [-]: stretch (+) or compression (-)
+  BendingMoment,  ///< |(E Jy (xi_2 - xi*_2), E Jz (xi_3 - xi*_3))| [N m]: elastic part
+  AxialForce,     ///< E A (xi_4 - xi*_4) [N]: elastic part, tension (+)
+};
+inline constexpr int kRodQuantityCount = 4;
+
+struct RodQuantityInfo {
+  const char* name;  ///< for menus and legends
+  const char* unit;
+  bool is_signed;  ///< a colour map centred on zero, rather than from zero up
+};
+
+/// \brief Name, unit and sign convention of \p quantity.
+constexpr RodQuantityInfo rodQuantityInfo(RodQuantity quantity) {
+  switch (quantity) {
+    case RodQuantity::Curvature:
+      return {"curvature", "1/m", false};
+    case RodQuantity::AxialStrain:
+      return {"axial strain", "-", true};
+    case RodQuantity::BendingMoment:
+      return {"bending moment", "N m", false};
+    case RodQuantity::AxialForce:
+      return {"axial force", "N", true};
+  }
+  return {"", "", false};
+}
+
 /// \brief A sampled soft-rod centreline with its cross-section, in world coordinates.
 struct RodShape {
   int link = -1;                              ///< index into RobotDescription::links
   std::vector<Eigen::Vector3d> points;        ///< centreline samples, base to tip
   std::vector<Eigen::Matrix3d> orientations;  ///< section frames (columns: x tangent, y, z)
   std::vector<double> radii;                  ///< circular radius, or half the larger side
-  std::vector<double> scalar;                 ///< optional per-sample value for a colour map
+  /// per interval, base to tip: the RodQuantity values (index static_cast<int>(quantity));
+  /// interval k holds samples k kSamplesPerInterval + 1 ... (k + 1) kSamplesPerInterval
+  std::vector<std::array<double, kRodQuantityCount>> interval_values;
+
+  /// \brief \p quantity at centreline sample \p sample (the base sample takes the first
+  ///        interval's value); 0 without intervals.
+  [[nodiscard]] double value(std::size_t sample, RodQuantity quantity) const {
+    if (interval_values.empty()) return 0.0;
+    const std::size_t interval =
+        std::min(sample == 0 ? 0 : (sample - 1) / kSamplesPerInterval, interval_values.size() - 1);
+    return interval_values[interval][static_cast<int>(quantity)];
+  }
 };
 
 /// \brief A rigid body's visual shape placed in the world.

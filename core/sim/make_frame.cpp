@@ -1,6 +1,10 @@
 #include "core/sim/make_frame.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/algorithm/kinematics.hpp"
+#include "core/model/section.hpp"
 
 namespace tendril {
 namespace {
@@ -12,32 +16,65 @@ Eigen::Isometry3d toIsometry(const SE3& g) {
   return out;
 }
 
+// The section at normalised abscissa s of its division, for the interval whose middle lies at X
+// [m] from the rod's base
+struct SectionAt {
+  const DivisionDesc* division;
+  double s;
+};
+
+SectionAt sectionAt(const std::vector<DivisionDesc>& divisions, double X) {
+  std::size_t d = 0;
+  double start = 0.0;
+  while (d + 1 < divisions.size() && X > start + divisions[d].length)
+    start += divisions[d++].length;
+  return {&divisions[d], std::clamp((X - start) / divisions[d].length, 0.0, 1.0)};
+}
+
+// the RodQuantity values of an interval from its mean strain and the section at its middle
+std::array<double, kRodQuantityCount> intervalValues(const VirtualJoint& joint,
+                                                     const Vector6d& Omega, const SectionAt& at) {
+  const Vector6d xi = Omega / joint.h;
+  const Vector6d strain = xi - joint.xi_star;
+  const Vector6d Sigma =
+      sectionProperties(at.division->section, at.s).stiffnessDiagonal(at.division->material);
+  std::array<double, kRodQuantityCount> values{};
+  values[static_cast<int>(RodQuantity::Curvature)] = xi.head<3>().norm();
+  values[static_cast<int>(RodQuantity::AxialStrain)] = strain(3);
+  values[static_cast<int>(RodQuantity::BendingMoment)] =
+      std::hypot(Sigma(1) * strain(1), Sigma(2) * strain(2));
+  values[static_cast<int>(RodQuantity::AxialForce)] = Sigma(3) * strain(3);
+  return values;
+}
+
 RodShape rodShape(const Model& model, const Data& data, int link) {
   const LinkInfo& info = model.links[link];
+  const std::vector<DivisionDesc>& divisions = model.description.links[link].soft.divisions;
   RodShape rod;
   rod.link = link;
-  const auto add = [&](const SE3& g, double radius, double curvature) {
+  const auto add = [&](const SE3& g, double radius) {
     rod.points.push_back(g.p);
     rod.orientations.push_back(g.R);
     rod.radii.push_back(radius);
-    rod.scalar.push_back(curvature);
   };
   const SE3& g_base = data.g[info.joint];
   double radius = info.base_radius;
-  add(g_base, radius, 0.0);
+  double X = 0.0;  // abscissa of the interval's start
+  add(g_base, radius);
   for (int j = info.first_interval; j <= info.last_interval; ++j) {
     const VirtualJoint& joint = model.joints[j];
     const SE3 g_start = data.g[joint.parent] * joint.g_fixed;
-    const double curvature = data.Omega[j].head<3>().norm() / joint.h;
     // sub-samples along the interval's one-parameter subgroup g_start exp(s Omega)
     for (int k = 1; k <= kSamplesPerInterval; ++k) {
       const double s = static_cast<double>(k) / kSamplesPerInterval;
       add(k == kSamplesPerInterval ? data.g[j] : g_start * exp(s * data.Omega[j]),
-          radius + s * (joint.radius - radius), curvature);
+          radius + s * (joint.radius - radius));
     }
+    rod.interval_values.push_back(
+        intervalValues(joint, data.Omega[j], sectionAt(divisions, X + 0.5 * joint.h)));
     radius = joint.radius;
+    X += joint.h;
   }
-  if (rod.scalar.size() > 1) rod.scalar.front() = rod.scalar[1];
   return rod;
 }
 

@@ -9,11 +9,9 @@
 
 namespace tendril {
 
-/// \brief Centreline samples drawn inside each rod interval (between computational points).
-inline constexpr int kSamplesPerInterval = 4;
-
 /// \brief Frame of the robot at (q, v): rod centrelines (sampled along each interval's exponential,
-///        with radius and curvature magnitude per sample), rigid bodies at their poses, leaf tips.
+///        with radius per sample and the RodQuantity values per interval), rigid bodies at their
+///        poses, leaf tips.
 /// \param[in,out] data workspace; its position stage is recomputed
 FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& v, double t, std::uint64_t index = 0,

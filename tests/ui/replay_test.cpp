@@ -223,17 +223,35 @@ TEST_F(ReplayTest, CameraFollowsTheSelectedRodTip) {
   EXPECT_EQ(window_.viewport()->cameraFocalPoint(), kept);  // no longer following
 }
 
-TEST_F(ReplayTest, RodsCanBeColouredByCurvature) {
+TEST_F(ReplayTest, RodsCanBeColouredByStrainOrInternalForce) {
   window_.showRecordedFrame(15);
   const QImage plain = window_.viewport()->grabFramebuffer();
-  auto* action = window_.findChild<QAction*>("curvatureColourAction");
-  ASSERT_NE(action, nullptr);
-  action->setChecked(true);
+  auto* curvature = window_.findChild<QAction*>("curvatureColourAction");
+  auto* moment = window_.findChild<QAction*>("bendingMomentColourAction");
+  auto* force = window_.findChild<QAction*>("axialForceColourAction");
+  ASSERT_TRUE(curvature && moment && force);
+  EXPECT_FALSE(window_.viewport()->showsColourLegend());
+  curvature->setChecked(true);
+  EXPECT_EQ(window_.viewport()->rodColouring(), RodQuantity::Curvature);
+  EXPECT_TRUE(window_.viewport()->showsColourLegend());
   const QImage coloured = window_.viewport()->grabFramebuffer();
   test::saveScreenshot(coloured, "viewport_curvature_colour_map");
   EXPECT_LT(test::countRodPixels(coloured), test::countRodPixels(plain) / 2);
   EXPECT_GT(test::countDifferentPixels(plain, coloured), 1000);
-  action->setChecked(false);
+
+  // one at a time: the moment replaces the curvature (the taper moves the map's red end)
+  moment->setChecked(true);
+  EXPECT_FALSE(curvature->isChecked());
+  EXPECT_EQ(window_.viewport()->rodColouring(), RodQuantity::BendingMoment);
+  const QImage by_moment = window_.viewport()->grabFramebuffer();
+  test::saveScreenshot(by_moment, "viewport_bending_moment_colour_map");
+  EXPECT_GT(test::countDifferentPixels(coloured, by_moment), 100);
+  force->setChecked(true);
+  EXPECT_EQ(window_.viewport()->rodColouring(), RodQuantity::AxialForce);
+
+  force->setChecked(false);  // unchecking the checked one: plain again, legend gone
+  EXPECT_EQ(window_.viewport()->rodColouring(), std::nullopt);
+  EXPECT_FALSE(window_.viewport()->showsColourLegend());
   EXPECT_LT(test::countDifferentPixels(plain, window_.viewport()->grabFramebuffer()), 50);
 }
 

@@ -56,6 +56,26 @@ TEST_F(ViewportOverlaysTest, ClosedLoopJointsGetGlyphsToo) {
   test::saveScreenshot(picture(), "viewport_parallel_robot_joints");
 }
 
+// the contact example is the cable manipulator inside a hollow cylinder: the same robot without
+// the obstacle must give a different picture, so the cylinder is really drawn
+TEST_F(ViewportOverlaysTest, ContactObstaclesAreDrawn) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("cable_manipulator.json")));
+  EXPECT_EQ(window_.viewport()->obstacleCount(), 0);
+  const QImage without = picture();
+
+  ASSERT_TRUE(window_.openFile(test::examplePath("contact_cylinder.json")));
+  const auto& contact = window_.robot().environment.contact;
+  ASSERT_TRUE(contact.has_value());
+  EXPECT_EQ(window_.viewport()->obstacleCount(),
+            static_cast<int>(contact->planes.size() + contact->spheres.size() +
+                             contact->cylinders.size()));
+  EXPECT_GT(window_.viewport()->obstacleCount(), 0);
+  const QImage with = picture();
+  EXPECT_GT(test::countDifferentPixels(without, with), with.width() * with.height() / 50);
+  EXPECT_LT(test::countBlackPixels(with), with.width() * with.height() / 4);
+  test::saveScreenshot(with, "viewport_contact_cylinder");
+}
+
 TEST_F(ViewportOverlaysTest, ComputationalFramesToggleFromTheViewMenu) {
   ASSERT_TRUE(window_.openFile(test::examplePath("hybrid_serial_robot.json")));
   QAction* frames = action("showFramesAction");

@@ -335,6 +335,10 @@ int ViewportWidget::cableLineCount() const {
   return impl_->scene.cableLineCount();
 }
 
+int ViewportWidget::obstacleCount() const {
+  return impl_->scene.obstacleCount();
+}
+
 int ViewportWidget::loadArrowCount() const {
   return impl_->scene.loadArrowCount();
 }
@@ -379,16 +383,20 @@ int ViewportWidget::followedLink() const {
   return impl_->followed_link;
 }
 
-void ViewportWidget::setColorRodsByCurvature(bool on) {
-  impl_->scene.setColorRodsByScalar(on);
+void ViewportWidget::setRodColouring(std::optional<RodQuantity> quantity) {
+  impl_->scene.setRodColouring(quantity);
   if (impl_->frame) {
     impl_->scene.show(*impl_->frame);
   }
   impl_->requestRender();
 }
 
-bool ViewportWidget::colorsRodsByCurvature() const {
-  return impl_->scene.colorsRodsByScalar();
+std::optional<RodQuantity> ViewportWidget::rodColouring() const {
+  return impl_->scene.rodColouring();
+}
+
+bool ViewportWidget::showsColourLegend() const {
+  return impl_->scene.showsColourLegend();
 }
 
 void ViewportWidget::setShowJoints(bool on) {

@@ -60,10 +60,13 @@ class ViewportWidget : public QWidget {
   [[nodiscard]] int linkAt(const QPointF& position) const;
   [[nodiscard]] int highlightedLink() const;
   [[nodiscard]] int followedLink() const;
-  [[nodiscard]] bool colorsRodsByCurvature() const;
+  [[nodiscard]] std::optional<tendril::RodQuantity> rodColouring() const;
+  [[nodiscard]] bool showsColourLegend() const;
   /// \brief Cable polylines and point-load arrows drawn now.
   [[nodiscard]] int cableLineCount() const;
   [[nodiscard]] int loadArrowCount() const;
+  /// \brief Contact obstacles drawn (RobotScene::obstacleCount).
+  [[nodiscard]] int obstacleCount() const;
   /// \brief Joint glyphs and computational-point triads drawn now.
   [[nodiscard]] int jointGlyphCount() const;
   [[nodiscard]] int frameTriadCount() const;
@@ -87,8 +90,8 @@ class ViewportWidget : public QWidget {
   /// \brief Keeps link \p link (-1: nothing) at the centre of the view as frames change: the
   ///        camera moves with the body's centre of mass or the rod's tip, keeping its direction.
   void setFollowedLink(int link);
-  /// \brief Colours the rods by curvature [1/m] instead of their plain colour.
-  void setColorRodsByCurvature(bool on);
+  /// \brief Colours the rods by \p quantity, with a legend (nullopt: their plain colour).
+  void setRodColouring(std::optional<tendril::RodQuantity> quantity);
   /// \brief Draws the joints as glyphs (on by default).
   void setShowJoints(bool on);
   /// \brief Draws x-y-z triads at the computational points and rigid link frames (off by

@@ -23,8 +23,10 @@
 #include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
 #include <vtkSmartPointer.h>
 #include <vtkSphereSource.h>
+#include <vtkTextProperty.h>
 #include <vtkTransform.h>
 #include <vtkTransformPolyDataFilter.h>
 #include <vtkTubeFilter.h>
@@ -32,9 +34,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/sim/make_frame.hpp"
+#include "ui/viewport/scene/contact_obstacles.hpp"
 #include "ui/viewport/scene/scene_style.hpp"
 
 namespace tendril {
@@ -122,15 +126,16 @@ double radiusAt(const RodShape& shape, std::size_t sample) {
 }
 
 // the section frame's y axis seeds the tube's sides, so the tube twists with the rod; the sample
-// count is the one the actor was made for (it is part of the structure signature)
-void updateRodActor(RodActor& rod, const RodShape& shape) {
+// count is the one the actor was made for (it is part of the structure signature); the value
+// array holds \p quantity for the colour map
+void updateRodActor(RodActor& rod, const RodShape& shape, RodQuantity quantity) {
   const auto count = static_cast<vtkIdType>(shape.points.size());
   for (vtkIdType i = 0; i < count; ++i) {
     const auto sample = static_cast<std::size_t>(i);
     const Eigen::Vector3d& p = shape.points[sample];
     rod.points->SetPoint(i, p.x(), p.y(), p.z());
     rod.radii->SetValue(i, radiusAt(shape, sample));
-    rod.value->SetValue(i, sample < shape.scalar.size() ? shape.scalar[sample] : 0.0);
+    rod.value->SetValue(i, shape.value(sample, quantity));
   }
   rod.points->Modified();
   rod.radii->Modified();
@@ -642,6 +647,53 @@ vtkSmartPointer<vtkActor> makeOverlayActor(const Rgb& color) {
 
 }  // namespace
 
+vtkSmartPointer<vtkLookupTable> makeSequentialTable() {
+  auto table = vtkSmartPointer<vtkLookupTable>::New();
+  table->SetHueRange(0.667, 0.0);  // blue to red
+  table->Build();
+  return table;
+}
+
+// blue through white to red, for values centred on zero
+vtkSmartPointer<vtkLookupTable> makeDivergingTable() {
+  constexpr int kColours = 255;
+  auto table = vtkSmartPointer<vtkLookupTable>::New();
+  table->SetNumberOfTableValues(kColours);
+  for (int i = 0; i < kColours; ++i) {
+    const double x = 2.0 * i / (kColours - 1) - 1.0;  // -1 .. 1
+    const double fade = 1.0 - std::abs(x);
+    if (x < 0.0) {
+      table->SetTableValue(i, fade, fade, 1.0);
+    } else {
+      table->SetTableValue(i, 1.0, fade, fade);
+    }
+  }
+  return table;
+}
+
+vtkSmartPointer<vtkScalarBarActor> makeLegend() {
+  auto legend = vtkSmartPointer<vtkScalarBarActor>::New();
+  legend->SetOrientationToVertical();
+  legend->SetNumberOfLabels(5);
+  legend->SetLabelFormat("%-#6.3g");
+  // labels left of the bar, so that the title (centred over both) stays inside the view
+  legend->SetTextPositionToPrecedeScalarBar();
+  legend->GetPositionCoordinate()->SetValue(0.78, 0.08);
+  legend->SetWidth(0.2);
+  legend->SetHeight(0.6);
+  legend->SetBarRatio(0.25);
+  legend->UnconstrainedFontSizeOn();
+  for (vtkTextProperty* text : {legend->GetTitleTextProperty(), legend->GetLabelTextProperty()}) {
+    text->SetColor(0.15, 0.15, 0.2);
+    text->SetFontSize(12);
+    text->ShadowOff();
+    text->BoldOff();
+    text->ItalicOff();
+  }
+  legend->VisibilityOff();
+  return legend;
+}
+
 struct RobotScene::Impl {
   vtkRenderer* renderer = nullptr;
   std::optional<StructureSignature> signature;
@@ -772,6 +824,7 @@ struct RobotScene::Impl {
     frame_mapper->ScalarVisibilityOn();
     frames->VisibilityOff();
     overlay->AddActor(frames);
+    overlay->AddActor2D(legend);
   }
 
   void removeRobotActors() {
@@ -787,33 +840,42 @@ struct RobotScene::Impl {
     body_links.clear();
   }
 
-  bool color_by_scalar = false;
-  double scalar_max = 0.0;  // the colour map's top, grown as larger values appear
-  vtkSmartPointer<vtkLookupTable> color_table = makeColorTable();
+  std::optional<RodQuantity> colouring;
+  double scalar_max = 0.0;  // the colour map's top |value|, grown as larger values appear
+  vtkSmartPointer<vtkLookupTable> sequential_table = makeSequentialTable();
+  vtkSmartPointer<vtkLookupTable> diverging_table = makeDivergingTable();
+  vtkSmartPointer<vtkScalarBarActor> legend = makeLegend();
 
-  static vtkSmartPointer<vtkLookupTable> makeColorTable() {
-    auto table = vtkSmartPointer<vtkLookupTable>::New();
-    table->SetHueRange(0.667, 0.0);  // blue to red
-    table->Build();
-    return table;
-  }
+  RodQuantity shownQuantity() const { return colouring.value_or(RodQuantity::Curvature); }
 
-  // one table for every rod, made once: the mappers change only when the mode or range does
+  // one table for every rod, made once: the mappers change only when the mode or range does; a
+  // signed quantity is centred on zero (blue compression, red tension)
   void applyColorMap(const Frame* frame) {
-    if (color_by_scalar && frame != nullptr) {
+    if (colouring && frame != nullptr) {
       for (const RodShape& rod : frame->rods) {
-        for (double value : rod.scalar) scalar_max = std::max(scalar_max, std::abs(value));
+        for (const auto& values : rod.interval_values) {
+          scalar_max = std::max(scalar_max, std::abs(values[static_cast<int>(*colouring)]));
+        }
       }
     }
+    const bool is_signed = colouring && rodQuantityInfo(*colouring).is_signed;
+    const double top = std::max(scalar_max, 1e-12);
+    vtkLookupTable* table = is_signed ? diverging_table : sequential_table;
     for (RodActor& rod : rods) {
       auto* mapper = static_cast<vtkPolyDataMapper*>(rod.actor->GetMapper());
-      mapper->SetScalarVisibility(color_by_scalar);
-      if (color_by_scalar) {
+      mapper->SetScalarVisibility(colouring.has_value());
+      if (colouring) {
         mapper->SetScalarModeToUsePointFieldData();
         mapper->SelectColorArray("value");
-        mapper->SetLookupTable(color_table);
-        mapper->SetScalarRange(0.0, std::max(scalar_max, 1e-9));
+        mapper->SetLookupTable(table);
+        mapper->SetScalarRange(is_signed ? -top : 0.0, top);
       }
+    }
+    legend->SetVisibility(colouring.has_value() && !rods.empty());
+    if (colouring) {
+      const RodQuantityInfo info = rodQuantityInfo(*colouring);
+      legend->SetLookupTable(table);
+      legend->SetTitle((std::string(info.name) + " [" + info.unit + "]").c_str());
     }
   }
 
@@ -850,11 +912,26 @@ struct RobotScene::Impl {
 
   void update(const Frame& frame) {
     for (std::size_t i = 0; i < rods.size(); ++i) {
-      updateRodActor(rods[i], frame.rods[i]);
+      updateRodActor(rods[i], frame.rods[i], shownQuantity());
     }
     for (std::size_t i = 0; i < bodies.size(); ++i) {
       updateBodyActor(bodies[i], frame.bodies[i]);
     }
+  }
+
+  std::vector<vtkSmartPointer<vtkActor>> obstacles;
+
+  void removeObstacles() {
+    for (const auto& actor : obstacles) renderer->RemoveActor(actor);
+    obstacles.clear();
+  }
+
+  // sized to the robot (planes and cylinders are unbounded): placed with the grid
+  void placeObstacles(const std::optional<Bounds>& robot) {
+    removeObstacles();
+    if (!robot || !description.environment.contact) return;
+    obstacles = makeContactObstacleActors(*description.environment.contact, *robot);
+    for (const auto& actor : obstacles) renderer->AddActor(actor);
   }
 
   void placeGrid(const std::optional<Bounds>& robot) {
@@ -896,10 +973,12 @@ RobotScene::RobotScene(vtkRenderer* renderer) : impl_(std::make_unique<Impl>(ren
 
 RobotScene::~RobotScene() {
   impl_->removeRobotActors();
+  impl_->removeObstacles();
   impl_->renderer->RemoveActor(impl_->grid);
   impl_->overlay->RemoveActor(impl_->cables);
   impl_->renderer->RemoveActor(impl_->loads);
   impl_->overlay->RemoveActor(impl_->frames);
+  impl_->overlay->RemoveActor2D(impl_->legend);
   for (const auto& actor : impl_->joint_actors) impl_->renderer->RemoveActor(actor);
   impl_->detachOverlay();
 }
@@ -916,7 +995,9 @@ bool RobotScene::show(const Frame& frame) {
   impl_->updateOverlays(&frame);
   impl_->applyColorMap(&frame);
   if (rebuilt) {
-    impl_->placeGrid(impl_->bounds());
+    const std::optional<Bounds> bounds = impl_->bounds();
+    impl_->placeGrid(bounds);
+    impl_->placeObstacles(bounds);
   }
   return rebuilt;
 }
@@ -925,6 +1006,7 @@ void RobotScene::clear() {
   impl_->removeRobotActors();
   impl_->updateOverlays(nullptr);
   impl_->grid->VisibilityOff();
+  impl_->removeObstacles();
   impl_->signature.reset();
 }
 
@@ -939,6 +1021,7 @@ int RobotScene::rebuildCount() const {
 void RobotScene::setDescription(const RobotDescription& robot) {
   impl_->description = robot;
   impl_->rebuildJointGlyphs();
+  impl_->placeObstacles(impl_->bounds());
 }
 
 void RobotScene::setShowJoints(bool on) {
@@ -967,6 +1050,10 @@ int RobotScene::frameTriadCount() const {
 
 int RobotScene::cableLineCount() const {
   return impl_->cable_count;
+}
+
+int RobotScene::obstacleCount() const {
+  return static_cast<int>(impl_->obstacles.size());
 }
 
 int RobotScene::loadArrowCount() const {
@@ -1000,14 +1087,18 @@ int RobotScene::pickLink(double x, double y) const {
   return -1;
 }
 
-void RobotScene::setColorRodsByScalar(bool on) {
-  impl_->color_by_scalar = on;
+void RobotScene::setRodColouring(std::optional<RodQuantity> quantity) {
+  impl_->colouring = quantity;
   impl_->scalar_max = 0.0;
   impl_->applyColorMap(nullptr);
 }
 
-bool RobotScene::colorsRodsByScalar() const {
-  return impl_->color_by_scalar;
+std::optional<RodQuantity> RobotScene::rodColouring() const {
+  return impl_->colouring;
+}
+
+bool RobotScene::showsColourLegend() const {
+  return impl_->legend->GetVisibility() != 0;
 }
 
 void RobotScene::setHighlightedLink(int link) {

@@ -4,7 +4,7 @@
 // description set, cables are drawn as lines along their routing, point loads as arrows, joints as
 // glyphs (a disc along a revolute axis, a bar along a prismatic one, a ball for the others, also
 // for closed-loop joints) and, when asked, the frames (x red, y green, z blue) at the computational
-// points of the rods and at the rigid link frames.
+// points of the rods and at the rigid link frames, and the contact obstacles, translucent.
 // VTK only, no Qt (target tendril_scene): used by the viewport widget and by tendril-render.
 
 #include <array>
@@ -44,6 +44,9 @@ class RobotScene {
   /// \brief Cable polylines and load arrows drawn for the current frame (tests).
   [[nodiscard]] int cableLineCount() const;
   [[nodiscard]] int loadArrowCount() const;
+  /// \brief Contact obstacles drawn (translucent planes, spheres and cylinders of the
+  ///        description's contact settings, sized to the robot): 0 before a frame is shown.
+  [[nodiscard]] int obstacleCount() const;
 
   /// \brief Draws the joints (tree joints other than fixed, and closed-loop joints) as glyphs.
   void setShowJoints(bool on);
@@ -67,10 +70,13 @@ class RobotScene {
   ///        bottom left of the renderer), or -1 for none. Ray casting on the geometry: no GL.
   [[nodiscard]] int pickLink(double x, double y) const;
 
-  /// \brief Colours the rods by their per-sample value (RodShape::scalar, the curvature [1/m]),
-  ///        blue (zero) to red (the largest seen since this was switched on), or plain.
-  void setColorRodsByScalar(bool on);
-  [[nodiscard]] bool colorsRodsByScalar() const;
+  /// \brief Colours the rods by \p quantity (RodShape::interval_values), with a legend: blue
+  ///        (zero) to red (the largest seen since this was chosen), or for a signed quantity blue
+  ///        (negative) through white to red; nullopt: their plain colour.
+  void setRodColouring(std::optional<RodQuantity> quantity);
+  [[nodiscard]] std::optional<RodQuantity> rodColouring() const;
+  /// \brief Whether the colour legend is drawn (colouring on and rods shown).
+  [[nodiscard]] bool showsColourLegend() const;
 
   /// \brief Tints the rods and bodies of link \p link (-1: none); kept across rebuilds.
   void setHighlightedLink(int link);

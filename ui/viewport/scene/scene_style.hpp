@@ -14,6 +14,8 @@ inline constexpr Rgb kRodColor{0.0, 0.58, 0.56};
 inline constexpr Rgb kBackgroundBottom{0.96, 0.97, 0.98};
 inline constexpr Rgb kBackgroundTop{0.76, 0.82, 0.89};
 inline constexpr Rgb kGridColor{0.60, 0.63, 0.68};
+/// \brief Contact obstacles (planes, spheres, cylinders), drawn translucent.
+inline constexpr Rgb kObstacleColor{0.55, 0.60, 0.70};
 /// \brief Tint added to the selected link's rods and bodies.
 inline constexpr Rgb kHighlightColor{1.0, 0.78, 0.10};
 
