@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <QActionGroup>
+#include <QChart>
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
@@ -11,6 +12,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QLegend>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -87,8 +89,27 @@ SimulationOptions defaultSimulationOptions() {
   return options;
 }
 
-double totalEnergy(const Energies& energy) {
-  return energy.kinetic + energy.gravitational + energy.elastic;
+// the energy plot's series, in legend order
+constexpr const char* kEnergyNames[] = {QT_TR_NOOP("kinetic"), QT_TR_NOOP("gravitational"),
+                                        QT_TR_NOOP("elastic"), QT_TR_NOOP("dissipated"),
+                                        QT_TR_NOOP("total")};
+
+std::array<double, 5> energySeriesValues(const Energies& energy) {
+  return {energy.kinetic, energy.gravitational, energy.elastic, energy.dissipated,
+          energy.kinetic + energy.gravitational + energy.elastic};
+}
+
+// the tip error is drawn as log10; an exact match (a rerun of the reference) would be -infinity
+constexpr double kTipErrorFloor = 1e-15;  // [m]
+
+double logTipError(const Eigen::Vector3d& tip, const Eigen::Vector3d& reference) {
+  return std::log10(std::max((tip - reference).norm(), kTipErrorFloor));
+}
+
+QString tipErrorName(MainWindow::ReferenceSource source) {
+  return source == MainWindow::ReferenceSource::FiniteDifferenceRun
+             ? MainWindow::tr("vs finite-difference run")
+             : MainWindow::tr("vs reference");
 }
 
 struct CameraView {
@@ -131,6 +152,12 @@ MainWindow::MainWindow(QWidget* parent)
   connect(simulation_, &SimulationController::frameAvailable, this, &MainWindow::onSimulationFrame);
   connect(simulation_, &SimulationController::progress, this, &MainWindow::onSimulationProgress);
   connect(simulation_, &SimulationController::runFinished, this, &MainWindow::onSimulationFinished);
+  reference_simulation_ = new SimulationController(this);
+  reference_simulation_->setObjectName("referenceSimulation");
+  connect(reference_simulation_, &SimulationController::progress, this,
+          &MainWindow::onReferenceProgress);
+  connect(reference_simulation_, &SimulationController::runFinished, this,
+          &MainWindow::onReferenceFinished);
   connect(undo_stack_, &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
   setWindowIcon(QIcon(":/icons/tendril-256.png"));
   setAcceptDrops(true);
@@ -149,11 +176,13 @@ MainWindow::MainWindow(QWidget* parent)
 // the worker is joined before the panels it feeds are destroyed
 MainWindow::~MainWindow() {
   simulation_->discard();
+  reference_simulation_->discard();
   stopStatics();
 }
 
 void MainWindow::cancelAnalysis() {
   simulation_->cancel();
+  reference_simulation_->cancel();
   if (statics_cancel_) {
     *statics_cancel_ = true;
   }
@@ -184,6 +213,16 @@ void MainWindow::createPanels() {
   property_panel_ = new PropertyPanel(this);
   plot_panel_ = new PlotPanel(this);
   plot_panel_->setObjectName("plotPanel");
+  energy_plot_ = new PlotPanel(this);
+  energy_plot_->setObjectName("energyPlot");
+  tip_error_plot_ = new PlotPanel(this);
+  tip_error_plot_->setObjectName("tipErrorPlot");
+  tip_error_plot_->chart()->legend()->hide();  // one series in a narrow tab: the plot needs room
+  tip_error_plot_->setToolTip(
+      tr("log10 of the distance [m] between the first tip of this run and the reference's at the "
+         "same time (Simulate > Use Run as Reference, or Compare with Finite-Difference "
+         "Reference); an exact match is drawn at -15.\n") +
+      tip_error_plot_->toolTip());
   mismatch_plot_ = new PlotPanel(this);
   mismatch_plot_->setObjectName("mismatchPlot");
   mismatch_plot_->setToolTip(
@@ -193,12 +232,21 @@ void MainWindow::createPanels() {
   addPanel(model_tree_, tr("Model"), "modelTreeDock", Qt::LeftDockWidgetArea);
   addPanel(property_panel_, tr("Properties"), "propertyDock", Qt::RightDockWidgetArea);
   QDockWidget* plots = addPanel(plot_panel_, tr("Plots"), "plotDock", Qt::BottomDockWidgetArea);
-  QDockWidget* mismatch =
+  mismatch_dock_ =
       addPanel(mismatch_plot_, tr("Jacobian Mismatch"), "mismatchDock", Qt::BottomDockWidgetArea);
-  splitDockWidget(plots, mismatch, Qt::Horizontal);
+  QDockWidget* energy =
+      addPanel(energy_plot_, tr("Energy"), "energyDock", Qt::BottomDockWidgetArea);
+  tip_error_dock_ =
+      addPanel(tip_error_plot_, tr("Tip Error"), "tipErrorDock", Qt::BottomDockWidgetArea);
+  // the two diagnostics, each off by default, share a place as tabs
+  splitDockWidget(plots, energy, Qt::Horizontal);
+  splitDockWidget(energy, mismatch_dock_, Qt::Horizontal);
+  tabifyDockWidget(mismatch_dock_, tip_error_dock_);
   resizeDocks({docks_[0], docks_[1]}, {250, 280}, Qt::Horizontal);
-  resizeDocks({plots, mismatch}, {700, 400}, Qt::Horizontal);
-  resizeDocks({plots}, {150}, Qt::Vertical);
+  resizeDocks({plots, energy, mismatch_dock_}, {420, 420, 360}, Qt::Horizontal);
+  // tall enough for a vertical axis title such as "log10 mismatch" to fit unclipped
+  resizeDocks({plots}, {230}, Qt::Vertical);
+  clearPlots();
 
   timeline_ = new TimelineBar(this);
   addToolBar(Qt::BottomToolBarArea, timeline_);
@@ -443,6 +491,12 @@ void MainWindow::createSimulateMenu() {
   });
   reference_action_->setObjectName("referenceAction");
   reference_action_->setToolTip(tr("Later runs plot their tip error against this one"));
+  fd_reference_action_ = menu->addAction(tr("Compare with &Finite-Difference Reference"));
+  fd_reference_action_->setObjectName("fdReferenceAction");
+  fd_reference_action_->setCheckable(true);
+  fd_reference_action_->setToolTip(
+      tr("With each run, simulate a twin with the finite-difference Jacobian in the background "
+         "and plot the tip error against it"));
   mismatch_action_ = menu->addAction(tr("Sample Jacobian &Mismatch"));
   mismatch_action_->setObjectName("mismatchAction");
   mismatch_action_->setCheckable(true);
@@ -512,7 +566,7 @@ void MainWindow::createToolBars() {
 
 void MainWindow::createStatusBar() {
   progress_bar_ = new QProgressBar(this);
-  progress_bar_->setMaximumWidth(180);
+  progress_bar_->setMaximumWidth(240);  // room for "42 % \u2014 3 min 20 s left"
   progress_bar_->setTextVisible(false);
   statusBar()->addPermanentWidget(progress_bar_);
   setBusy(false);
@@ -586,6 +640,7 @@ bool MainWindow::openFile(const QString& path) {
   try {
     RobotDescription robot = loadRobot(toPath(path));
     (void)restFrame(robot);  // throws for a physically invalid model before anything changes
+    clearReference();        // a reference of another model, however alike
     applyDescription(robot, QString());
   } catch (const std::exception& error) {
     setBusy(false);
@@ -627,6 +682,7 @@ bool MainWindow::saveFile(const QString& path) {
 }
 
 void MainWindow::newModel() {
+  clearReference();
   applyDescription(RobotDescription{}, QString());
   setCurrentFile(QString());
 }
@@ -670,6 +726,15 @@ PropertyPanel* MainWindow::propertyPanel() const {
 PlotPanel* MainWindow::plotPanel() const {
   return plot_panel_;
 }
+PlotPanel* MainWindow::energyPlot() const {
+  return energy_plot_;
+}
+std::array<int, 5> MainWindow::energySeries() const {
+  return energy_series_;
+}
+PlotPanel* MainWindow::tipErrorPlot() const {
+  return tip_error_plot_;
+}
 PlotPanel* MainWindow::mismatchPlot() const {
   return mismatch_plot_;
 }
@@ -701,6 +766,15 @@ QList<QDockWidget*> MainWindow::docks() const {
 SimulationController* MainWindow::simulation() const {
   return simulation_;
 }
+SimulationController* MainWindow::referenceSimulation() const {
+  return reference_simulation_;
+}
+void MainWindow::setCompareWithFiniteDifferences(bool on) {
+  fd_reference_action_->setChecked(on);
+}
+bool MainWindow::comparesWithFiniteDifferences() const {
+  return fd_reference_action_->isChecked();
+}
 QAction* MainWindow::runAction() const {
   return run_action_;
 }
@@ -730,16 +804,21 @@ bool MainWindow::runSimulation() {
     showError(tr("Cannot simulate"), QString::fromStdString(error.what()));
     return false;
   }
-  preparePlotsForRun();
+  reference_simulation_->discard();  // a twin of the previous run
+  if (comparesWithFiniteDifferences()) {
+    clearReference();  // this run's twin will be the reference
+  }
+  preparePlotsForRun(comparesWithFiniteDifferences());
   timeline_->setFrameCount(0);
   timeline_->setFrameInterval(simulation_options_.output_interval);
   RunDiagnostics diagnostics;
   diagnostics.jacobian_mismatch_samples = jacobian_mismatch_samples_;
-  simulation_->start(std::move(model), simulation_options_, diagnostics);
-  progress_bar_->setRange(0, 100);
-  progress_bar_->setValue(0);
-  progress_bar_->setTextVisible(true);
-  progress_bar_->setVisible(true);
+  simulation_->start(model, simulation_options_, diagnostics);
+  if (comparesWithFiniteDifferences()) {
+    startFiniteDifferenceReference(std::move(model));
+  }
+  run_clock_.start();
+  showProgress(0.0, QString());
   updateSimulationActions();
   statusBar()->showMessage(tr("Simulating..."));
   return true;
@@ -810,29 +889,84 @@ void MainWindow::onViewportClicked(int link) {
 
 // frames arrive coalesced: show only this one, and plot every recorded frame up to it; while the
 // run streams, the plots (whose axes relayout and whose lines repaint with every batch) catch up
-// only every kStreamingPlotIntervalMs, and completely when it ends
+// only every kStreamingPlotIntervalMs, and completely when it ends. A user who holds the timeline
+// slider or has scrubbed back keeps the frame they chose (and the plot cursors stay there too)
 void MainWindow::onSimulationFrame(const FramePtr& frame) {
   const auto count = static_cast<std::size_t>(frame->index) + 1;
-  timeline_->setFrameCount(static_cast<int>(count));
-  timeline_->setCurrentFrame(static_cast<int>(count) - 1);
-  viewport_->showFrame(frame);
+  const bool follows_live_end = timeline_->extendLive(static_cast<int>(count));
+  if (follows_live_end) {
+    viewport_->showFrame(frame);
+  }
   if (simulation_->isRunning() && plot_clock_.isValid() &&
       plot_clock_.elapsed() < kStreamingPlotIntervalMs) {
     return;
   }
   plot_clock_.start();
   plotFramesUpTo(count);
-  plot_panel_->setCursorTime(frame->t);
-  mismatch_plot_->setCursorTime(frame->t);
+  if (follows_live_end) {
+    setPlotCursors(frame->t);
+  }
 }
 
+void MainWindow::setPlotCursors(double t) {
+  for (PlotPanel* plot : {plot_panel_, energy_plot_, tip_error_plot_, mismatch_plot_}) {
+    plot->setCursorTime(t);
+  }
+}
+
+namespace {
+
+// before this much wall time the rate is dominated by the solver's start-up
+constexpr qint64 kRemainingTimeWarmUpMs = 1000;
+
+QString durationText(double seconds) {
+  const auto whole = static_cast<qint64>(std::ceil(seconds));
+  if (whole < 60) {
+    return MainWindow::tr("%1 s").arg(whole);
+  }
+  if (whole < 3600) {
+    return MainWindow::tr("%1 min %2 s").arg(whole / 60).arg(whole % 60);
+  }
+  return MainWindow::tr("%1 h %2 min").arg(whole / 3600).arg(whole / 60 % 60);
+}
+
+// "42 %", and after the warm-up "42 % \u2014 3 s left": elapsed (1 - f) / f at a constant rate
+QString progressText(double fraction, qint64 elapsed_ms) {
+  const QString percent = MainWindow::tr("%1 %").arg(std::lround(100.0 * fraction));
+  if (elapsed_ms < kRemainingTimeWarmUpMs || fraction <= 0.0 || fraction >= 1.0) {
+    return percent;
+  }
+  const double remaining_s = 1e-3 * static_cast<double>(elapsed_ms) * (1.0 - fraction) / fraction;
+  return MainWindow::tr("%1 \u2014 %2 left").arg(percent, durationText(remaining_s));
+}
+
+}  // namespace
+
 void MainWindow::onSimulationProgress(double fraction) {
+  showProgress(fraction, QString());
+}
+
+// once the run itself has finished, the bar follows its finite-difference twin
+void MainWindow::onReferenceProgress(double fraction) {
+  if (!simulation_->isRunning()) {
+    showProgress(fraction, tr("FD reference "));
+  }
+}
+
+void MainWindow::showProgress(double fraction, const QString& what) {
+  progress_bar_->setRange(0, 100);
   progress_bar_->setValue(static_cast<int>(std::lround(100.0 * fraction)));
+  // a literal text: QProgressBar would replace a %p, %v or %m in it, and there is none
+  progress_bar_->setFormat(what + progressText(fraction, run_clock_.elapsed()));
+  progress_bar_->setTextVisible(true);
+  progress_bar_->setVisible(true);
 }
 
 void MainWindow::onSimulationFinished(const QString& message, bool ok) {
-  progress_bar_->setTextVisible(false);
-  setBusy(false);
+  if (!reference_simulation_->isRunning()) {
+    progress_bar_->setTextVisible(false);
+    setBusy(false);
+  }
   updateSimulationActions();
   const std::optional<RunOutcome> outcome = simulation_->lastOutcome();
   const bool cancelled = outcome && outcome->cancelled;
@@ -848,8 +982,7 @@ void MainWindow::onSimulationFinished(const QString& message, bool ok) {
 void MainWindow::onFrameRequested(int frame) {
   if (FramePtr recorded = simulation_->frameAt(static_cast<std::size_t>(frame))) {
     viewport_->showFrame(recorded);
-    plot_panel_->setCursorTime(recorded->t);
-    mismatch_plot_->setCursorTime(recorded->t);
+    setPlotCursors(recorded->t);
   }
 }
 
@@ -858,24 +991,44 @@ void MainWindow::showRecordedFrame(int frame) {
   onFrameRequested(frame);
 }
 
-void MainWindow::preparePlotsForRun() {
+// every plot empty, with its axis titles
+void MainWindow::clearPlots() {
   plot_panel_->clear();
+  plot_panel_->setAxisTitles(tr("t [s]"), tr("tip [m]"));
+  energy_plot_->clear();
+  energy_plot_->setAxisTitles(tr("t [s]"), tr("energy [J]"));
+  tip_error_plot_->clear();
+  tip_error_plot_->setAxisTitles(tr("t [s]"), tr("log10 error [m]"));
+  mismatch_plot_->clear();
+  mismatch_plot_->setAxisTitles(tr("t [s]"), tr("log10 mismatch"));
+  tip_series_ = {-1, -1, -1};
+  energy_series_ = {-1, -1, -1, -1, -1};
+  tip_error_series_ = -1;
+  mismatch_series_ = {-1, -1};
+}
+
+void MainWindow::preparePlotsForRun(bool awaiting_twin) {
+  clearPlots();
   for (std::size_t axis = 0; axis < tip_series_.size(); ++axis) {
     tip_series_[axis] = plot_panel_->addSeries(tr("tip %1 [m]").arg(kTipAxes[axis]));
   }
-  energy_series_ = plot_panel_->addSeries(tr("energy [J]"));
-  tip_error_series_ =
-      reference_tip_.empty() ? -1 : plot_panel_->addSeries(tr("tip error vs reference [m]"));
+  for (std::size_t kind = 0; kind < energy_series_.size(); ++kind) {
+    energy_series_[kind] = energy_plot_->addSeries(tr(kEnergyNames[kind]));
+  }
   plotted_frames_ = 0;
   plot_clock_.invalidate();
-  mismatch_plot_->clear();
-  mismatch_plot_->setAxisTitles(tr("t [s]"), tr("log10 mismatch"));
-  mismatch_series_ = {-1, -1};
   if (jacobian_mismatch_samples_ > 0) {
     mismatch_series_ = {mismatch_plot_->addSeries(tr("dID/dq")),
                         mismatch_plot_->addSeries(tr("dID/dv"))};
+    mismatch_dock_->raise();
   }
   plotted_mismatch_ = 0;
+  // the series of a twin still computing the reference is filled when it completes
+  if (!reference_tip_.empty() || awaiting_twin) {
+    tip_error_series_ = tip_error_plot_->addSeries(
+        tipErrorName(awaiting_twin ? ReferenceSource::FiniteDifferenceRun : reference_source_));
+    tip_error_dock_->raise();
+  }
 }
 
 namespace {
@@ -898,20 +1051,28 @@ std::optional<Eigen::Vector3d> referenceAt(
   return ((1.0 - s) * before->second + s * after->second).eval();
 }
 
+// (t, first tip) of every recorded frame that has a tip
+std::vector<std::pair<double, Eigen::Vector3d>> firstTipPath(const SimulationController& run) {
+  std::vector<std::pair<double, Eigen::Vector3d>> path;
+  path.reserve(run.frameCount());
+  for (std::size_t i = 0; i < run.frameCount(); ++i) {
+    const FramePtr frame = run.frameAt(i);
+    if (!frame->tips_W.empty()) {
+      path.emplace_back(frame->t, frame->tips_W.front());
+    }
+  }
+  return path;
+}
+
 }  // namespace
 
 bool MainWindow::useRunAsReference() {
-  std::vector<std::pair<double, Eigen::Vector3d>> reference;
-  for (std::size_t i = 0; i < simulation_->frameCount(); ++i) {
-    const FramePtr frame = simulation_->frameAt(i);
-    if (!frame->tips_W.empty()) {
-      reference.emplace_back(frame->t, frame->tips_W.front());
-    }
-  }
+  std::vector<std::pair<double, Eigen::Vector3d>> reference = firstTipPath(*simulation_);
   if (reference.empty()) {
     return false;
   }
   reference_tip_ = std::move(reference);
+  reference_source_ = ReferenceSource::Recording;
   statusBar()->showMessage(
       tr("Later runs plot their tip error against this run (%1 frames)").arg(reference_tip_.size()),
       kStatusMessageMs);
@@ -920,20 +1081,78 @@ bool MainWindow::useRunAsReference() {
 
 void MainWindow::clearReference() {
   reference_tip_.clear();
+  reference_source_ = ReferenceSource::None;
 }
 
 bool MainWindow::hasReference() const {
   return !reference_tip_.empty();
 }
 
+MainWindow::ReferenceSource MainWindow::referenceSource() const {
+  return reference_source_;
+}
+
 int MainWindow::tipErrorSeries() const {
   return tip_error_series_;
+}
+
+// the same model and options but the central-difference Jacobian, on a worker thread of its own
+void MainWindow::startFiniteDifferenceReference(ModelPtr model) {
+  SimulationOptions options = simulation_options_;
+  options.jacobian = JacobianKind::FiniteDifference;
+  reference_simulation_->start(std::move(model), options);
+}
+
+// a failed twin is reported and leaves no reference; the run itself is unaffected
+void MainWindow::onReferenceFinished(const QString& message, bool ok) {
+  if (!simulation_->isRunning()) {
+    progress_bar_->setTextVisible(false);
+    setBusy(false);
+  }
+  updateSimulationActions();
+  const std::optional<RunOutcome> outcome = reference_simulation_->lastOutcome();
+  if (outcome && outcome->cancelled) {
+    return;
+  }
+  if (!ok) {
+    last_error_ = tr("The finite-difference reference %1: no tip error is plotted.").arg(message);
+    statusBar()->showMessage(last_error_);
+    return;
+  }
+  reference_tip_ = firstTipPath(*reference_simulation_);
+  reference_source_ = ReferenceSource::FiniteDifferenceRun;
+  replotTipError();
+  statusBar()->showMessage(tr("Tip error against the finite-difference run: %1 frames")
+                               .arg(tip_error_plot_->pointCount(tip_error_series_)),
+                           kStatusMessageMs);
+}
+
+// the frames plotted so far against the new reference; later ones are added as they are plotted
+void MainWindow::replotTipError() {
+  tip_error_plot_->clear();
+  tip_error_plot_->setAxisTitles(tr("t [s]"), tr("log10 error [m]"));
+  tip_error_series_ = tip_error_plot_->addSeries(tipErrorName(reference_source_));
+  QList<QPointF> points;
+  for (std::size_t i = 0; i < plotted_frames_; ++i) {
+    const FramePtr frame = simulation_->frameAt(i);
+    if (!frame || frame->tips_W.empty()) {
+      continue;
+    }
+    if (const auto reference = referenceAt(reference_tip_, frame->t)) {
+      points.append({frame->t, logTipError(frame->tips_W.front(), *reference)});
+    }
+  }
+  tip_error_plot_->appendPoints(tip_error_series_, points);
+  if (FramePtr shown = simulation_->frameAt(static_cast<std::size_t>(timeline_->currentFrame()))) {
+    tip_error_plot_->setCursorTime(shown->t);
+  }
+  tip_error_dock_->raise();
 }
 
 // one batch per series: the chart relayouts once per delivery, not once per point
 void MainWindow::plotFramesUpTo(std::size_t count) {
   std::array<QList<QPointF>, 3> tip_points;
-  QList<QPointF> energy_points;
+  std::array<QList<QPointF>, 5> energy_points;
   QList<QPointF> error_points;
   for (; plotted_frames_ < count; ++plotted_frames_) {
     const FramePtr frame = simulation_->frameAt(plotted_frames_);
@@ -946,17 +1165,22 @@ void MainWindow::plotFramesUpTo(std::size_t count) {
       }
       if (tip_error_series_ >= 0) {
         if (const auto reference = referenceAt(reference_tip_, frame->t)) {
-          error_points.append({frame->t, (frame->tips_W.front() - *reference).norm()});
+          error_points.append({frame->t, logTipError(frame->tips_W.front(), *reference)});
         }
       }
     }
-    energy_points.append({frame->t, totalEnergy(frame->energy)});
+    const std::array<double, 5> energies = energySeriesValues(frame->energy);
+    for (std::size_t kind = 0; kind < energies.size(); ++kind) {
+      energy_points[kind].append({frame->t, energies[kind]});
+    }
   }
   for (std::size_t axis = 0; axis < tip_points.size(); ++axis) {
     plot_panel_->appendPoints(tip_series_[axis], tip_points[axis]);
   }
-  plot_panel_->appendPoints(energy_series_, energy_points);
-  plot_panel_->appendPoints(tip_error_series_, error_points);
+  for (std::size_t kind = 0; kind < energy_points.size(); ++kind) {
+    energy_plot_->appendPoints(energy_series_[kind], energy_points[kind]);
+  }
+  tip_error_plot_->appendPoints(tip_error_series_, error_points);
   plotJacobianMismatch(count);
 }
 
@@ -984,6 +1208,7 @@ void MainWindow::plotJacobianMismatch(std::size_t count) {
 // the model the run simulates goes away: drop the run and its frames, silently
 void MainWindow::stopSimulation() {
   simulation_->discard();
+  reference_simulation_->discard();
   progress_bar_->setTextVisible(false);
   setBusy(false);
   updateSimulationActions();
@@ -992,7 +1217,8 @@ void MainWindow::stopSimulation() {
 void MainWindow::updateSimulationActions() {
   const bool running = simulation_->isRunning() || statics_thread_ != nullptr;
   run_action_->setEnabled(!running && !robot_.links.empty());
-  cancel_action_->setEnabled(running);
+  // a finite-difference twin may outlast its run; a new run replaces it
+  cancel_action_->setEnabled(running || reference_simulation_->isRunning());
 }
 
 void MainWindow::rebuildRecentMenu() {
@@ -1186,6 +1412,7 @@ bool MainWindow::openRecording(const QString& path) {
     return false;
   }
   const auto count = static_cast<int>(frames.size());
+  reference_simulation_->discard();  // its run is replaced
   simulation_->setRecording(std::move(frames));
   preparePlotsForRun();
   plotFramesUpTo(simulation_->frameCount());
@@ -1337,9 +1564,7 @@ void MainWindow::onStaticsFinished(const StaticsOutcome& outcome, std::uint64_t 
   if (outcome.frame) {
     viewport_->showFrame(outcome.frame);
   }
-  plot_panel_->clear();
-  mismatch_plot_->clear();
-  mismatch_series_ = {-1, -1};
+  clearPlots();
   plot_panel_->setAxisTitles(tr("Newton iteration"), tr("log10 |R|"));
   const int series = plot_panel_->addSeries(tr("statics residual log10 |R|"));
   QList<QPointF> points;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/model/description.hpp"
+#include "core/model/model.hpp"
 #include "core/sim/simulation.hpp"
 #include "ui/frame_metatype.hpp"
 #include "ui/simulation_dialog.hpp"
@@ -120,13 +121,27 @@ class MainWindow : public QMainWindow {
   bool exportVideo(const QString& path, int frames_per_second = 30);
   /// \brief ffmpeg on PATH, or empty (the video export is then disabled).
   [[nodiscard]] static QString ffmpegPath();
+  /// \brief Where the tip-error reference came from.
+  enum class ReferenceSource {
+    None,                 ///< no reference
+    Recording,            ///< Use Run as Reference: the run or loaded recording shown then
+    FiniteDifferenceRun,  ///< the twin run with the finite-difference Jacobian
+  };
   /// \brief Keeps the first tip's path of the current recording as the reference: later runs
   ///        plot their tip error |p - p_ref(t)| [m] against it. \return false without frames
   bool useRunAsReference();
   void clearReference();
   [[nodiscard]] bool hasReference() const;
-  /// \brief Plot handle of the tip-error series of the current run, or -1.
+  [[nodiscard]] ReferenceSource referenceSource() const;
+  /// \brief Plot handle (in tipErrorPlot()) of the tip-error series of the current run, or -1.
   [[nodiscard]] int tipErrorSeries() const;
+  /// \brief Simulate > Compare with Finite-Difference Reference: each dynamics run starts a twin
+  ///        run with the finite-difference Jacobian in the background, whose tips become the
+  ///        reference when it completes.
+  void setCompareWithFiniteDifferences(bool on);
+  [[nodiscard]] bool comparesWithFiniteDifferences() const;
+  /// \brief The finite-difference twin of the current run (idle when the comparison is off).
+  [[nodiscard]] SimulationController* referenceSimulation() const;
 
   /// \brief Saves the recorded frames of the current model as a trajectory CSV (t, q, v, tips,
   ///        energies; see core/io/results_io.hpp). \return false with lastError() on failure
@@ -148,7 +163,15 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] ViewportWidget* viewport() const;
   [[nodiscard]] ModelTreePanel* modelTree() const;
   [[nodiscard]] PropertyPanel* propertyPanel() const;
+  /// \brief The first tip's x, y, z [m] against time.
   [[nodiscard]] PlotPanel* plotPanel() const;
+  /// \brief Kinetic, gravitational, elastic, dissipated and total (K + U_g + U_e) energy [J].
+  [[nodiscard]] PlotPanel* energyPlot() const;
+  /// \brief Plot handles of the energy series, in the order of energyPlot()'s legend.
+  [[nodiscard]] std::array<int, 5> energySeries() const;
+  /// \brief log10 of the tip error |p - p_ref| [m] against the reference (its own axis: errors
+  ///        of 1e-9 m and 1e-2 m both stay readable).
+  [[nodiscard]] PlotPanel* tipErrorPlot() const;
   /// \brief The Jacobian-mismatch plot: log10 of ||J_analytic - J_fd|| / ||J_fd|| for dID/dq and
   ///        dID/dv, sampled along each run on the simulation thread (when switched on).
   [[nodiscard]] PlotPanel* mismatchPlot() const;
@@ -234,9 +257,16 @@ class MainWindow : public QMainWindow {
   void removeRecoveryFile();
   void onSimulationFrame(const FramePtr& frame);
   void onSimulationProgress(double fraction);
+  void onReferenceProgress(double fraction);
+  void showProgress(double fraction, const QString& what);
   void onSimulationFinished(const QString& message, bool ok);
+  void startFiniteDifferenceReference(ModelPtr model);
+  void onReferenceFinished(const QString& message, bool ok);
+  void replotTipError();
+  void clearPlots();
+  void setPlotCursors(double t);
   void onFrameRequested(int frame);
-  void preparePlotsForRun();
+  void preparePlotsForRun(bool awaiting_twin = false);
   void plotFramesUpTo(std::size_t count);
   void plotJacobianMismatch(std::size_t count);
   void stopSimulation();
@@ -259,7 +289,11 @@ class MainWindow : public QMainWindow {
   ModelTreePanel* model_tree_ = nullptr;
   PropertyPanel* property_panel_ = nullptr;
   PlotPanel* plot_panel_ = nullptr;
+  PlotPanel* energy_plot_ = nullptr;
+  PlotPanel* tip_error_plot_ = nullptr;
   PlotPanel* mismatch_plot_ = nullptr;
+  QDockWidget* tip_error_dock_ = nullptr;
+  QDockWidget* mismatch_dock_ = nullptr;
   TimelineBar* timeline_ = nullptr;
   QUndoStack* undo_stack_ = nullptr;
   QProgressBar* progress_bar_ = nullptr;
@@ -289,11 +323,14 @@ class MainWindow : public QMainWindow {
   QAction* cancel_action_ = nullptr;
 
   SimulationController* simulation_ = nullptr;
+  // the finite-difference twin of the current run, when compared with one (its own worker thread)
+  SimulationController* reference_simulation_ = nullptr;
   SimulationOptions simulation_options_;
-  std::size_t plotted_frames_ = 0;             // recorded frames already appended to the plots
-  QElapsedTimer plot_clock_;                   // since the plots last caught up with a run
+  QElapsedTimer run_clock_;         // wall time since Run, for the remaining-time estimate
+  std::size_t plotted_frames_ = 0;  // recorded frames already appended to the plots
+  QElapsedTimer plot_clock_;        // since the plots last caught up with a run
   std::array<int, 3> tip_series_{-1, -1, -1};  // plot handles of the first tip's x, y, z
-  int energy_series_ = -1;
+  std::array<int, 5> energy_series_{-1, -1, -1, -1, -1};
   int tip_error_series_ = -1;
   // off by default, for the worker's sake: a sample costs 6 n inverse dynamics (central
   // differences), about 60 ms on the 80-DoF underwater robot, so 50 samples about double that
@@ -305,7 +342,9 @@ class MainWindow : public QMainWindow {
   QAction* mismatch_action_ = nullptr;
   std::vector<std::pair<double, Eigen::Vector3d>>
       reference_tip_;  // (t, first tip) of the reference
+  ReferenceSource reference_source_ = ReferenceSource::None;
   QAction* reference_action_ = nullptr;
+  QAction* fd_reference_action_ = nullptr;
   QList<QAction*> camera_actions_;
   QAction* follow_action_ = nullptr;
 };

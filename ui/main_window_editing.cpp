@@ -6,6 +6,7 @@
 #include <QSignalBlocker>
 #include <QStatusBar>
 #include <QUndoStack>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/model/description_edit.hpp"
@@ -28,9 +29,25 @@ using main_window_detail::kStatusMessageMs;
 
 // ---- editing
 
+namespace {
+
+// the same links, attached the same way: the first tip of one is the first tip of the other, so a
+// tip-error reference still means something after a change of parameters
+bool sameLinkStructure(const RobotDescription& a, const RobotDescription& b) {
+  return std::equal(a.links.begin(), a.links.end(), b.links.begin(), b.links.end(),
+                    [](const LinkDesc& x, const LinkDesc& y) {
+                      return x.name == y.name && x.parent == y.parent && x.kind == y.kind;
+                    });
+}
+
+}  // namespace
+
 void MainWindow::applyDescription(const RobotDescription& robot, const QString& selection) {
   stopSimulation();
   ++statics_generation_;  // a statics result still coming belongs to the old model
+  if (!sameLinkStructure(robot_, robot)) {
+    clearReference();
+  }
   robot_ = robot;
   FramePtr frame;
   try {
@@ -45,9 +62,7 @@ void MainWindow::applyDescription(const RobotDescription& robot, const QString& 
   }
   viewport_->setDescription(robot_);
   viewport_->showFrame(frame);
-  plot_panel_->clear();
-  mismatch_plot_->clear();
-  mismatch_series_ = {-1, -1};
+  clearPlots();
   timeline_->setFrameCount(1);
   onPointerSelected(model_tree_->selectedPointer());
   updateSimulationActions();

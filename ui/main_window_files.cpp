@@ -92,6 +92,7 @@ bool MainWindow::recoverAutosave() {
     removeRecoveryFile();
     return false;
   }
+  clearReference();
   applyDescription(robot, QString());
   setCurrentFile(QSettings().value(kRecoveredFileKey).toString());
   recovered_unsaved_ = true;

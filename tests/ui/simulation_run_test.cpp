@@ -4,8 +4,10 @@
 
 #include <QAction>
 #include <QElapsedTimer>
+#include <QLegend>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -13,7 +15,10 @@
 #include <QTest>
 #include <QTimer>
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <iostream>
+#include <vector>
 
 #include "ui/main_window.hpp"
 #include "ui/panels/plot_panel.hpp"
@@ -89,8 +94,8 @@ TEST_F(SimulationRunTest, RunRecordsPlotsAndScrubsTheCantilever) {
   EXPECT_EQ(window_.simulation()->frameCount(), 201u);  // t = 0, 0.01, ..., 2 s
   EXPECT_EQ(window_.timeline()->frameCount(), 201);
   EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(200));
-  ASSERT_EQ(window_.plotPanel()->seriesCount(), 4);  // tip x, y, z and the energy
-  for (int series = 0; series < 4; ++series) {
+  ASSERT_EQ(window_.plotPanel()->seriesCount(), 3);  // tip x, y, z
+  for (int series = 0; series < 3; ++series) {
     EXPECT_EQ(window_.plotPanel()->pointCount(series), 201) << series;
   }
   EXPECT_TRUE(window_.runAction()->isEnabled());
@@ -181,18 +186,121 @@ TEST_F(SimulationRunTest, InterfaceStaysResponsiveWhileRunning) {
     last_tick = now;
   });
   QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  std::vector<qint64> deliveries_ms;  // when each frameAvailable came
+  QObject::connect(window_.simulation(), &SimulationController::frameAvailable, &ticker,
+                   [&] { deliveries_ms.push_back(clock.elapsed()); });
   run();
   clock.start();
   ticker.start(10);
   QTest::qWait(1500);
   ticker.stop();
   const std::size_t frames_meanwhile = window_.simulation()->frameCount();
+  const qint64 window_ms = clock.elapsed();
   window_.cancelAction()->trigger();
   ASSERT_TRUE(waitForFinish(finished));
 
   EXPECT_GT(frames_meanwhile, 50u);  // the simulation really ran during the measurement
   EXPECT_LT(longest_gap, 200) << "the GUI thread stalled for " << longest_gap << " ms";
-  std::cout << "longest GUI stall while running: " << longest_gap << " ms\n";
+  // frames reach the view at a watchable rate while the run streams (from its first frame on),
+  // and at most one per kFrameIntervalMs
+  ASSERT_FALSE(deliveries_ms.empty());
+  const auto delivered = static_cast<double>(std::count_if(
+      deliveries_ms.begin(), deliveries_ms.end(), [&](qint64 t) { return t <= window_ms; }));
+  const double streamed_s = 1e-3 * static_cast<double>(window_ms - deliveries_ms.front());
+  EXPECT_GE(delivered, 30.0 * streamed_s)
+      << delivered << " deliveries in " << streamed_s << " s of streaming";
+  EXPECT_LE(delivered, streamed_s * 1000.0 / SimulationController::kFrameIntervalMs + 2.0);
+  std::cout << "longest GUI stall while running: " << longest_gap << " ms; " << delivered
+            << " frames delivered in " << streamed_s << " s of streaming\n";
+}
+
+TEST_F(SimulationRunTest, EveryEnergyIsPlottedWithALegend) {
+  SimulationOptions options = longRun();
+  options.t_end = 1.0;
+  window_.setSimulationOptions(options);
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  run();
+  ASSERT_TRUE(waitForFinish(finished));
+
+  PlotPanel* plot = window_.energyPlot();
+  ASSERT_EQ(plot->seriesCount(), 5);
+  const QStringList names = {"kinetic", "gravitational", "elastic", "dissipated", "total"};
+  const std::array<int, 5> series = window_.energySeries();
+  for (std::size_t kind = 0; kind < series.size(); ++kind) {
+    const auto* line = plot->chart()->series().value(series[kind]);
+    ASSERT_NE(line, nullptr) << kind;
+    EXPECT_EQ(line->name(), names[static_cast<int>(kind)]);
+    EXPECT_EQ(plot->pointCount(series[kind]), 101) << names[static_cast<int>(kind)].toStdString();
+  }
+  EXPECT_TRUE(plot->chart()->legend()->isVisible());
+  // the damped rod sags: it moves, bends, loses height and dissipates
+  auto largest = [plot](int s) {
+    double value = 0.0;
+    for (const QPointF& point : plot->points(s)) value = std::max(value, std::abs(point.y()));
+    return value;
+  };
+  for (int kind : {0, 1, 2, 3}) {
+    EXPECT_GT(largest(series[static_cast<std::size_t>(kind)]), 0.0) << kind;
+  }
+  test::saveScreenshot(plot->grab().toImage(), "plot_energies");
+}
+
+TEST_F(SimulationRunTest, ProgressShowsTheRemainingTime) {
+  SimulationOptions options = longRun();
+  options.t_end = 50.0;
+  window_.setSimulationOptions(options);
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  run();
+  QProgressBar* bar = window_.progressBar();
+  EXPECT_FALSE(bar->text().contains("left"));  // no estimate before the warm-up
+  ASSERT_TRUE(QTest::qWaitFor([&] { return bar->text().contains("left"); }, 5000))
+      << bar->text().toStdString();
+  const QRegularExpression format(QString::fromUtf8("^\\d+ % \u2014 (\\d+ (s|min|h) ?)+ left$"));
+  EXPECT_TRUE(format.match(bar->text()).hasMatch()) << bar->text().toStdString();
+  test::saveScreenshot(window_.statusBar()->grab().toImage(), "progress_remaining_time");
+  window_.cancelAction()->trigger();
+  ASSERT_TRUE(waitForFinish(finished));
+  EXPECT_FALSE(bar->isVisible());
+}
+
+TEST_F(SimulationRunTest, ScrubbingBackMidRunKeepsTheSliderWhereTheUserPutIt) {
+  window_.setSimulationOptions(longRun());
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  QSignalSpy deliveries(window_.simulation(), &SimulationController::frameAvailable);
+  run();
+  ASSERT_TRUE(waitForFrames(20));
+  QTest::qWait(100);  // the timeline has caught up
+  EXPECT_EQ(window_.timeline()->currentFrame(), window_.timeline()->frameCount() - 1);
+
+  // scrubbed back: deliveries grow the range but leave the slider and the view alone
+  timelineSlider()->setValue(5);
+  deliveries.clear();
+  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 5; }, kRunTimeoutMs));
+  EXPECT_EQ(window_.timeline()->currentFrame(), 5);
+  EXPECT_GT(window_.timeline()->frameCount(), 25);
+  EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(5));
+  EXPECT_DOUBLE_EQ(window_.plotPanel()->cursorTime(), window_.simulation()->frameAt(5)->t);
+
+  // held at the end: the range grows under it, the slider stays
+  timelineSlider()->setValue(timelineSlider()->maximum());
+  timelineSlider()->setSliderDown(true);
+  const int held_at = window_.timeline()->currentFrame();
+  deliveries.clear();
+  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 5; }, kRunTimeoutMs));
+  EXPECT_EQ(window_.timeline()->currentFrame(), held_at);
+  EXPECT_GT(window_.timeline()->frameCount(), held_at + 1);
+
+  // released at the end again: it follows the live end
+  timelineSlider()->setValue(timelineSlider()->maximum());
+  timelineSlider()->setSliderDown(false);
+  deliveries.clear();
+  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 3; }, kRunTimeoutMs));
+  EXPECT_EQ(window_.timeline()->currentFrame(), window_.timeline()->frameCount() - 1);
+  EXPECT_GT(window_.timeline()->currentFrame(), held_at);
+  EXPECT_EQ(window_.viewport()->currentFrame()->index,
+            static_cast<std::uint64_t>(window_.timeline()->currentFrame()));
+  window_.cancelAction()->trigger();
+  ASSERT_TRUE(waitForFinish(finished));
 }
 
 TEST_F(SimulationRunTest, OpeningAnotherModelOrClosingCancelsTheRun) {
@@ -233,7 +341,7 @@ TEST_F(SimulationRunTest, DivergenceKeepsTheFramesAndSaysWhen) {
   ASSERT_NE(box, nullptr);
   EXPECT_TRUE(box->informativeText().contains("diverged after t ="))
       << box->informativeText().toStdString();
-  EXPECT_GE(window_.simulation()->frameCount(), 1u);
+  EXPECT_GT(window_.simulation()->frameCount(), 1u);  // more than the initial state
   EXPECT_EQ(window_.timeline()->frameCount(), static_cast<int>(window_.simulation()->frameCount()));
   EXPECT_TRUE(window_.runAction()->isEnabled());
 }

@@ -136,6 +136,16 @@ void TimelineBar::setFrameInterval(double seconds) {
   restartClock();
 }
 
+bool TimelineBar::extendLive(int count) {
+  // decided before the range grows: a slider at the old end is following
+  const bool follows = !slider_->isSliderDown() && currentFrame() >= slider_->maximum();
+  setFrameCount(count);
+  if (follows) {
+    setCurrentFrame(count - 1);
+  }
+  return follows;
+}
+
 void TimelineBar::stepForward() {
   setPlaying(false);
   slider_->setValue(std::min(currentFrame() + 1, slider_->maximum()));

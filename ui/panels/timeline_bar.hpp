@@ -31,6 +31,11 @@ class TimelineBar : public QToolBar {
   [[nodiscard]] bool isLooping() const;
   /// \brief Simulated time between two frames [s]: playback at 1x shows one second per second.
   void setFrameInterval(double seconds);
+  /// \brief A streaming run has recorded \p count frames: the range grows, and the slider moves
+  ///        to the newest frame only while it follows the live end, that is unless the user holds
+  ///        it or has moved it back (it follows again once moved to the end).
+  ///        \return whether it follows (the caller then shows the newest frame)
+  bool extendLive(int count);
 
  public slots:
   /// \brief Moves the slider without emitting frameRequested (the frame is already shown).

@@ -1,0 +1,148 @@
+// GUI tests of the tip error: the distance between the first tip of a run and a reference, taken
+// by hand (Use Run as Reference) or from the run's finite-difference twin (Simulate > Compare
+// with Finite-Difference Reference), plotted as log10 on a chart of its own.
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QDockWidget>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+#include <algorithm>
+
+#include "ui/main_window.hpp"
+#include "ui/panels/plot_panel.hpp"
+#include "ui/panels/timeline_bar.hpp"
+#include "ui/simulation_controller.hpp"
+#include "ui_test_support.hpp"
+
+namespace tendril {
+namespace {
+
+constexpr int kRunTimeoutMs = 120000;
+
+class TipErrorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    QSettings().clear();
+    ASSERT_TRUE(test::showAndWait(&window_));
+    ASSERT_TRUE(window_.openFile(test::examplePath("soft_cantilever.json")))
+        << window_.lastError().toStdString();
+    SimulationOptions options = window_.simulationOptions();
+    options.t_end = 0.5;
+    options.output_interval = 0.01;
+    window_.setSimulationOptions(options);
+  }
+
+  static bool waitFor(const QSignalSpy& finished) {
+    return QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs);
+  }
+
+  QList<QPointF> tipErrorPoints() const {
+    return window_.tipErrorPlot()->points(window_.tipErrorSeries());
+  }
+
+  MainWindow window_;
+};
+
+TEST_F(TipErrorTest, FiniteDifferenceTwinBecomesTheReference) {
+  QAction* compare = test::findAction(window_, "fdReferenceAction");
+  ASSERT_NE(compare, nullptr);
+  ASSERT_TRUE(compare->isCheckable());
+  compare->trigger();
+  ASSERT_TRUE(window_.comparesWithFiniteDifferences());
+  ASSERT_FALSE(window_.hasReference());  // nothing taken by hand
+
+  QSignalSpy run_finished(window_.simulation(), &SimulationController::runFinished);
+  QSignalSpy twin_finished(window_.referenceSimulation(), &SimulationController::runFinished);
+  ASSERT_TRUE(window_.runSimulation());
+  EXPECT_TRUE(window_.referenceSimulation()->isRunning());  // started with the run
+  ASSERT_TRUE(waitFor(run_finished));
+  ASSERT_TRUE(waitFor(twin_finished));
+  ASSERT_TRUE(twin_finished.first().at(1).toBool())
+      << twin_finished.first().at(0).toString().toStdString();
+
+  EXPECT_EQ(window_.referenceSource(), MainWindow::ReferenceSource::FiniteDifferenceRun);
+  EXPECT_EQ(window_.referenceSimulation()->frameCount(), 51u);
+  ASSERT_GE(window_.tipErrorSeries(), 0);
+  const QList<QPointF> errors = tipErrorPoints();
+  EXPECT_EQ(errors.size(), 51);  // every common frame
+  const double largest = std::max_element(errors.begin(), errors.end(), [](auto a, auto b) {
+                           return a.y() < b.y();
+                         })->y();
+  // a twin, not the run itself: a rerun of the same computation sits at the floor (1e-15 m)
+  EXPECT_GT(largest, -15.0);
+  EXPECT_LT(largest, -5.0) << "the two Jacobians should give nearly the same motion";
+  EXPECT_FALSE(window_.cancelAction()->isEnabled());
+  EXPECT_FALSE(window_.progressBar()->isVisible());
+  EXPECT_EQ(test::visibleErrorBox(window_), nullptr);
+
+  window_.docks().back()->raise();
+  QTest::qWait(50);
+  test::saveScreenshot(window_.tipErrorPlot()->grab().toImage(), "plot_tip_error_vs_fd_twin");
+  test::saveScreenshot(window_.grab().toImage(), "tip_error_vs_fd_twin_window");
+}
+
+TEST_F(TipErrorTest, CancellingTheRunCancelsItsTwin) {
+  window_.setCompareWithFiniteDifferences(true);
+  SimulationOptions options = window_.simulationOptions();
+  options.t_end = 1000.0;  // only Cancel ends it
+  window_.setSimulationOptions(options);
+  QSignalSpy twin_finished(window_.referenceSimulation(), &SimulationController::runFinished);
+  ASSERT_TRUE(window_.runSimulation());
+  ASSERT_TRUE(QTest::qWaitFor([&] { return window_.simulation()->frameCount() >= 5; }));
+  window_.cancelAction()->trigger();
+  ASSERT_TRUE(waitFor(twin_finished));
+  EXPECT_FALSE(twin_finished.first().at(1).toBool());
+  EXPECT_TRUE(window_.referenceSimulation()->lastOutcome()->cancelled);
+  EXPECT_FALSE(window_.hasReference());
+  EXPECT_EQ(test::visibleErrorBox(window_), nullptr);
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !window_.cancelAction()->isEnabled(); }));
+
+  // a new run starts a new twin (and drops the old one's generation)
+  twin_finished.clear();
+  ASSERT_TRUE(window_.runSimulation());
+  EXPECT_TRUE(window_.referenceSimulation()->isRunning());
+  window_.cancelAnalysis();
+  ASSERT_TRUE(waitFor(twin_finished));
+  EXPECT_EQ(twin_finished.count(), 1);
+}
+
+TEST_F(TipErrorTest, OpeningAnotherModelClearsTheReference) {
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  ASSERT_TRUE(window_.runSimulation());
+  ASSERT_TRUE(waitFor(finished));
+  ASSERT_TRUE(window_.useRunAsReference());
+  EXPECT_EQ(window_.referenceSource(), MainWindow::ReferenceSource::Recording);
+
+  // a parameter change keeps it: comparing against it is the point
+  ASSERT_TRUE(window_.setField("/gravity", "0, 0, -4.9"));
+  EXPECT_TRUE(window_.hasReference());
+  // a new link changes which tip is the first: it goes
+  window_.select("/links/0");
+  ASSERT_TRUE(window_.addRigidLink(JointType::Revolute)) << window_.lastError().toStdString();
+  EXPECT_FALSE(window_.hasReference());
+
+  ASSERT_TRUE(window_.openFile(test::examplePath("soft_cantilever.json")));
+  ASSERT_TRUE(window_.runSimulation());
+  finished.clear();
+  ASSERT_TRUE(waitFor(finished));
+  ASSERT_TRUE(window_.useRunAsReference());
+  ASSERT_TRUE(window_.openDefaultExample());
+  EXPECT_FALSE(window_.hasReference());
+  EXPECT_EQ(window_.referenceSource(), MainWindow::ReferenceSource::None);
+  finished.clear();
+  ASSERT_TRUE(window_.runSimulation());
+  ASSERT_TRUE(waitFor(finished));
+  EXPECT_EQ(window_.tipErrorSeries(), -1);  // no error against the old model's tip
+
+  ASSERT_TRUE(window_.useRunAsReference());
+  window_.newModel();
+  EXPECT_FALSE(window_.hasReference());
+}
+
+}  // namespace
+}  // namespace tendril
