@@ -51,6 +51,7 @@ class TimelineBar : public QToolBar {
   void onSliderMoved(int frame);
   void onPlaybackTick();
   void updateLabel();
+  void updateLabelWidth();
   void updateEnabled();
 
   void restartClock();
