@@ -1,6 +1,7 @@
 #include "ui/environment_dialog.hpp"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -8,9 +9,11 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <optional>
@@ -132,13 +135,44 @@ EnvironmentDialog::EnvironmentDialog(const RobotDescription& robot, QWidget* par
                                fluid.drag_tangential, "dragTangential");
   added_mass_ = addNumber(fluid_form, tr("Rod added-mass coefficient C_a:"), QString(),
                           fluid.added_mass_coefficient, "addedMass");
-  auto* bodies = new QLabel(
-      tr("Rigid bodies in the fluid: %n (their drag, added mass and volume are edited in the "
-         "file).",
-         nullptr, static_cast<int>(fluid.bodies.size())),
-      fluid_);
-  bodies->setWordWrap(true);
-  fluid_form->addRow(bodies);
+  // rigid links with a volume, drag and added mass of their own
+  fluid_bodies_ = fluid.bodies;
+  auto* bodies_box = new QWidget(fluid_);
+  auto* bodies_layout = new QVBoxLayout(bodies_box);
+  bodies_layout->setContentsMargins(0, 0, 0, 0);
+  auto* bodies_note = new QLabel(
+      tr("Rigid links listed here have a volume, drag and added mass of their own (edit them in "
+         "the Properties panel: select \"in fluid\" under the link). Others displace the volume "
+         "of their shape, without drag or added mass."),
+      bodies_box);
+  bodies_note->setWordWrap(true);
+  bodies_layout->addWidget(bodies_note);
+  fluid_body_list_ = new QListWidget(bodies_box);
+  fluid_body_list_->setObjectName("fluidBodies");
+  fluid_body_list_->setMaximumHeight(90);
+  bodies_layout->addWidget(fluid_body_list_);
+  auto* body_buttons = new QHBoxLayout();
+  fluid_body_choice_ = new QComboBox(bodies_box);
+  fluid_body_choice_->setObjectName("fluidBodyChoice");
+  fluid_body_choice_->setToolTip(tr("A rigid link not listed yet"));
+  fluid_body_add_ = new QPushButton(tr("Add link"), bodies_box);
+  fluid_body_add_->setObjectName("addFluidBody");
+  QPushButton* add_body = fluid_body_add_;
+  auto* remove_body = new QPushButton(tr("Remove link"), bodies_box);
+  remove_body->setObjectName("removeFluidBody");
+  body_buttons->addWidget(fluid_body_choice_, 1);
+  body_buttons->addWidget(add_body);
+  body_buttons->addWidget(remove_body);
+  bodies_layout->addLayout(body_buttons);
+  fluid_form->addRow(tr("Rigid links in the fluid:"), bodies_box);
+  connect(add_body, &QPushButton::clicked, this,
+          [this] { addFluidBody(fluid_body_choice_->currentText()); });
+  connect(remove_body, &QPushButton::clicked, this, [this] {
+    if (const QListWidgetItem* item = fluid_body_list_->currentItem()) {
+      removeFluidBody(item->text());
+    }
+  });
+  updateFluidBodies();
   layout->addWidget(fluid_);
 
   problem_ = addProblemLabel(this, layout);
@@ -178,6 +212,55 @@ void EnvironmentDialog::addObstacleRow(const QString& kind, const Vec3& point,
   if (kind == "plane") radius_item->setFlags(Qt::ItemIsEnabled);
   obstacles_->setItem(row, kDirection, direction_item);
   obstacles_->setItem(row, kRadius, radius_item);
+}
+
+void EnvironmentDialog::updateFluidBodies() {
+  fluid_body_list_->clear();
+  for (const FluidBodyDesc& body : fluid_bodies_) {
+    fluid_body_list_->addItem(QString::fromStdString(body.link));
+  }
+  fluid_body_choice_->clear();
+  for (const LinkDesc& link : robot_.links) {
+    const bool listed =
+        std::any_of(fluid_bodies_.begin(), fluid_bodies_.end(),
+                    [&link](const FluidBodyDesc& body) { return body.link == link.name; });
+    if (link.kind == BodyKind::Rigid && !listed) {
+      fluid_body_choice_->addItem(QString::fromStdString(link.name));
+    }
+  }
+  fluid_body_add_->setEnabled(fluid_body_choice_->count() > 0);
+}
+
+bool EnvironmentDialog::addFluidBody(const QString& link) {
+  // the same entry as Model > Add Link to Fluid: the volume of its shape, no drag, no added mass
+  RobotDescription robot = robot_;
+  robot.environment.fluid = robot_.environment.fluid.value_or(FluidDesc{});
+  robot.environment.fluid->bodies = fluid_bodies_;
+  try {
+    const int index = tendril::addFluidBody(robot, link.toStdString());
+    fluid_bodies_.push_back(robot.environment.fluid->bodies[static_cast<std::size_t>(index)]);
+  } catch (const std::exception& error) {
+    problem_->setText(QString::fromStdString(error.what()));
+    return false;
+  }
+  fluid_->setChecked(true);
+  updateFluidBodies();
+  fluid_body_list_->setCurrentRow(fluid_body_list_->count() - 1);
+  validate();
+  return true;
+}
+
+bool EnvironmentDialog::removeFluidBody(const QString& link) {
+  const auto found =
+      std::find_if(fluid_bodies_.begin(), fluid_bodies_.end(),
+                   [&link](const FluidBodyDesc& body) { return body.link == link.toStdString(); });
+  if (found == fluid_bodies_.end()) {
+    return false;
+  }
+  fluid_bodies_.erase(found);
+  updateFluidBodies();
+  validate();
+  return true;
 }
 
 void EnvironmentDialog::addObstacle(const QString& kind) {
@@ -270,6 +353,7 @@ EnvironmentDesc EnvironmentDialog::read(QString& reason) const {
     fluid.drag_normal = *cn;
     fluid.drag_tangential = *ct;
     fluid.added_mass_coefficient = *ca;
+    fluid.bodies = fluid_bodies_;
     environment.fluid = fluid;
   }
   return environment;

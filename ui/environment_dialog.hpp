@@ -2,19 +2,25 @@
 // Model > Environment: the contact law with its obstacles (planes, spheres, hollow cylinders) and
 // the surrounding fluid (RobotDescription::environment, theory-gvs.md 6.2 and 6.3). Every field
 // shows its unit; OK is refused, with the reason shown, while a value is invalid or the robot
-// would not build with the environment. The result is applied by the caller as one undoable edit.
+// would not build with the environment. Rigid links can be listed in the fluid (or taken off the
+// list) here; their volume, drag and added mass are then edited in the Properties panel. The
+// result is applied by the caller as one undoable edit.
 
 #include <QDialog>
 #include <QString>
+#include <vector>
 
 #include "core/model/description.hpp"
 
 class QCheckBox;
+class QComboBox;
 class QDialogButtonBox;
 class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
+class QPushButton;
 class QTableWidget;
 
 namespace tendril {
@@ -34,6 +40,12 @@ class EnvironmentDialog : public QDialog {
   /// \brief Adds an obstacle row: "plane", "sphere" or "cylinder" with default values.
   void addObstacle(const QString& kind);
 
+  /// \brief Lists rigid link \p link in the fluid (switching the fluid on), as
+  ///        addFluidBody() does. \return false, with the reason shown, when it cannot be
+  bool addFluidBody(const QString& link);
+  /// \brief Takes \p link off the fluid's list. \return false when it is not listed
+  bool removeFluidBody(const QString& link);
+
   void accept() override;
 
  private:
@@ -43,6 +55,7 @@ class EnvironmentDialog : public QDialog {
   /// the environment read from the fields, or the reason it cannot be
   [[nodiscard]] EnvironmentDesc read(QString& reason) const;
   void validate();
+  void updateFluidBodies();
 
   RobotDescription robot_;
   QGroupBox* contact_ = nullptr;
@@ -59,6 +72,10 @@ class EnvironmentDialog : public QDialog {
   QLineEdit* drag_normal_ = nullptr;
   QLineEdit* drag_tangential_ = nullptr;
   QLineEdit* added_mass_ = nullptr;
+  std::vector<FluidBodyDesc> fluid_bodies_;
+  QListWidget* fluid_body_list_ = nullptr;
+  QComboBox* fluid_body_choice_ = nullptr;
+  QPushButton* fluid_body_add_ = nullptr;
   QLabel* problem_ = nullptr;
   QDialogButtonBox* buttons_ = nullptr;
 };

@@ -242,7 +242,8 @@ void MainWindow::createPanels() {
   splitDockWidget(plots, energy, Qt::Horizontal);
   splitDockWidget(energy, mismatch_dock_, Qt::Horizontal);
   tabifyDockWidget(mismatch_dock_, tip_error_dock_);
-  resizeDocks({docks_[0], docks_[1]}, {250, 280}, Qt::Horizontal);
+  // the properties need room for three columns: names (indented), values and units
+  resizeDocks({docks_[0], docks_[1]}, {250, 330}, Qt::Horizontal);
   resizeDocks({plots, energy, mismatch_dock_}, {420, 420, 360}, Qt::Horizontal);
   // tall enough for a vertical axis title such as "log10 mismatch" to fit unclipped
   resizeDocks({plots}, {230}, Qt::Vertical);
@@ -260,6 +261,10 @@ void MainWindow::createPanels() {
   // queued: the panel's editor is still closing when it reports the text
   connect(property_panel_, &PropertyPanel::editRequested, this, &MainWindow::setField,
           Qt::QueuedConnection);
+  connect(property_panel_, &PropertyPanel::addTablePointRequested, this, &MainWindow::addTablePoint,
+          Qt::QueuedConnection);
+  connect(property_panel_, &PropertyPanel::removeTablePointRequested, this,
+          &MainWindow::removeTablePoint, Qt::QueuedConnection);
   connect(viewport_, &ViewportWidget::linkClicked, this, &MainWindow::onViewportClicked);
   connect(timeline_, &TimelineBar::frameRequested, this, &MainWindow::onFrameRequested);
 }
@@ -385,6 +390,17 @@ void MainWindow::createModelMenu() {
       menu->addAction(tr("&Environment..."), this, &MainWindow::onEditEnvironment);
   environment_action_->setObjectName("environmentAction");
   environment_action_->setToolTip(tr("Contact obstacles and the surrounding fluid"));
+  add_to_fluid_action_ =
+      menu->addAction(tr("Add Link to &Fluid"), this, &MainWindow::addSelectedLinkToFluid);
+  add_to_fluid_action_->setObjectName("addToFluidAction");
+  add_to_fluid_action_->setToolTip(
+      tr("Give the selected rigid link a volume, drag and added mass of its own in the fluid "
+         "(edited in the Properties panel)"));
+  remove_from_fluid_action_ = menu->addAction(tr("Remove Link from F&luid"), this,
+                                              &MainWindow::removeSelectedLinkFromFluid);
+  remove_from_fluid_action_->setObjectName("removeFromFluidAction");
+  remove_from_fluid_action_->setToolTip(
+      tr("The selected rigid link then displaces its shape's volume, without drag or added mass"));
   menu->addSeparator();
   remove_action_ = menu->addAction(style()->standardIcon(QStyle::SP_TrashIcon), tr("Re&move"),
                                    QKeySequence::Delete, this, &MainWindow::removeSelected);

@@ -82,6 +82,15 @@ class MainWindow : public QMainWindow {
   bool addLinkAlongRod(double abscissa, bool soft, JointType joint = JointType::Revolute);
   /// \brief Replaces the contact and fluid settings (one undoable edit).
   bool setEnvironment(const EnvironmentDesc& environment);
+  /// \brief Lists the selected rigid link in the fluid (volume of its shape, no drag, no added
+  ///        mass; then edited in the Properties panel) and selects its entry.
+  bool addSelectedLinkToFluid();
+  /// \brief Removes the selected rigid link's entry from the fluid.
+  bool removeSelectedLinkFromFluid();
+  /// \brief Inserts a point after point \p after of the time-function table at \p points_pointer.
+  bool addTablePoint(const QString& points_pointer, int after);
+  /// \brief Removes point \p index of the table at \p points_pointer (a table keeps two).
+  bool removeTablePoint(const QString& points_pointer, int index);
   /// \brief Removes the selected item (a link with its descendants and what refers to them).
   bool removeSelected();
   /// \brief Attaches link \p link at the tip of \p parent (a link name or "world").
@@ -309,6 +318,8 @@ class MainWindow : public QMainWindow {
   QAction* add_loop_action_ = nullptr;
   QAction* add_along_rod_action_ = nullptr;
   QAction* environment_action_ = nullptr;
+  QAction* add_to_fluid_action_ = nullptr;
+  QAction* remove_from_fluid_action_ = nullptr;
   QAction* remove_action_ = nullptr;
   QTimer* autosave_timer_ = nullptr;
   QString selection_;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/io/json_io.hpp"
 #include "core/model/description_edit.hpp"
 #include "core/sim/rest_frame.hpp"
 #include "ui/edit_commands.hpp"
@@ -98,12 +99,22 @@ void MainWindow::select(const QString& pointer) {
   }
 }
 
-// the link the selection stands for: the link itself, or the link of a cable or load
+// the link the selection stands for: the link itself, or the link of a cable, load, input,
+// closed loop or fluid entry
 int MainWindow::selectedLinkIndex() const {
   if (const int link = indexIn(selection_, "links"); link >= 0) {
     return link < static_cast<int>(robot_.links.size()) ? link : -1;
   }
   std::string name;
+  static const QString kFluidBodies = QStringLiteral("/environment/fluid/bodies/");
+  if (selection_.startsWith(kFluidBodies) && robot_.environment.fluid) {
+    bool ok = false;
+    const int entry = selection_.mid(kFluidBodies.size()).toInt(&ok);
+    const auto& bodies = robot_.environment.fluid->bodies;
+    if (ok && entry >= 0 && entry < static_cast<int>(bodies.size())) {
+      return findLink(robot_, bodies[static_cast<std::size_t>(entry)].link);
+    }
+  }
   if (const int cable = indexIn(selection_, "cables");
       cable >= 0 && cable < static_cast<int>(robot_.cables.size())) {
     name = robot_.cables[static_cast<std::size_t>(cable)].link;
@@ -215,6 +226,65 @@ bool MainWindow::setEnvironment(const EnvironmentDesc& environment) {
   return applyEdit(tr("Edit environment"), after, selection_);
 }
 
+bool MainWindow::addSelectedLinkToFluid() {
+  RobotDescription after = robot_;
+  try {
+    const int link = selectedLinkIndex();
+    if (link < 0) {
+      throw ParseError("/environment/fluid/bodies", "select a rigid link first");
+    }
+    const int index = addFluidBody(after, robot_.links[static_cast<std::size_t>(link)].name);
+    return applyEdit(tr("Add link to fluid"), after,
+                     QString("/environment/fluid/bodies/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot add the link to the fluid"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+bool MainWindow::removeSelectedLinkFromFluid() {
+  const int link = selectedLinkIndex();
+  const int entry =
+      link < 0 ? -1 : findFluidBody(robot_, robot_.links[static_cast<std::size_t>(link)].name);
+  if (entry < 0) {
+    showError(tr("Cannot remove the link from the fluid"),
+              tr("The selected link has no entry of its own in the fluid."));
+    return false;
+  }
+  RobotDescription after = robot_;
+  try {
+    removeItem(after, QString("/environment/fluid/bodies/%1").arg(entry).toStdString());
+  } catch (const std::exception& error) {
+    showError(tr("Cannot remove the link from the fluid"), QString::fromStdString(error.what()));
+    return false;
+  }
+  return applyEdit(tr("Remove link from fluid"), after, QString("/links/%1").arg(link));
+}
+
+bool MainWindow::addTablePoint(const QString& points_pointer, int after) {
+  RobotDescription edited = robot_;
+  try {
+    (void)tendril::addTablePoint(edited, points_pointer.toStdString(), after);
+  } catch (const std::exception& error) {
+    last_error_ = QString::fromStdString(error.what());
+    property_panel_->showError(last_error_);
+    return false;
+  }
+  return applyEdit(tr("Add table point"), edited, selection_);
+}
+
+bool MainWindow::removeTablePoint(const QString& points_pointer, int index) {
+  RobotDescription edited = robot_;
+  try {
+    tendril::removeTablePoint(edited, points_pointer.toStdString(), index);
+  } catch (const std::exception& error) {
+    last_error_ = QString::fromStdString(error.what());
+    property_panel_->showError(last_error_);
+    return false;
+  }
+  return applyEdit(tr("Remove table point"), edited, selection_);
+}
+
 void MainWindow::onAddClosedLoopJoint() {
   const int link = selectedLinkIndex();
   ClosedChainDialog dialog(
@@ -308,6 +378,8 @@ QMenu* MainWindow::createContextMenu() {
   menu->addAction(add_loop_action_);
   menu->addSeparator();
   menu->addAction(environment_action_);
+  menu->addAction(add_to_fluid_action_);
+  menu->addAction(remove_from_fluid_action_);
   menu->addSeparator();
   menu->addAction(remove_action_);
   return menu;
@@ -323,6 +395,15 @@ void MainWindow::updateModelActions() {
       link >= 0 && robot_.links[static_cast<std::size_t>(link)].joint.type != JointType::Fixed);
   add_along_rod_action_->setEnabled(soft);
   add_loop_action_->setEnabled(!robot_.links.empty());
+  // a rigid link gets an entry of its own in the fluid (rods use the fluid's coefficients)
+  const bool rigid =
+      link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind == BodyKind::Rigid;
+  const bool listed =
+      rigid && findFluidBody(robot_, robot_.links[static_cast<std::size_t>(link)].name) >= 0;
+  add_to_fluid_action_->setEnabled(rigid && !listed && robot_.environment.fluid.has_value());
+  add_to_fluid_action_->setStatusTip(
+      robot_.environment.fluid ? QString() : tr("Switch the fluid on first (Model > Environment)"));
+  remove_from_fluid_action_->setEnabled(listed);
   remove_action_->setEnabled(!selection_.isEmpty());
 }
 

@@ -530,19 +530,6 @@ class ModelBuilder {
     return 0.0;
   }
 
-  static double shapeVolume(const ShapeDesc& shape) {
-    const Vec3& s = shape.size;
-    switch (shape.type) {
-      case ShapeType::Box:
-        return s[0] * s[1] * s[2];
-      case ShapeType::Cylinder:
-        return std::numbers::pi * s[0] * s[0] * s[1];
-      case ShapeType::Sphere:
-        return 4.0 / 3.0 * std::numbers::pi * s[0] * s[0] * s[0];
-    }
-    return 0.0;
-  }
-
   int linkIndex(const std::string& name) const {
     for (std::size_t i = 0; i < robot_.links.size(); ++i) {
       if (robot_.links[i].name == name) return static_cast<int>(i);
@@ -677,6 +664,19 @@ Matrix6Xd jointBasis(const JointDesc& joint) {
 
 Model buildModel(const RobotDescription& robot) {
   return ModelBuilder(robot).build();
+}
+
+double shapeVolume(const ShapeDesc& shape) {
+  const Vec3& s = shape.size;
+  switch (shape.type) {
+    case ShapeType::Box:
+      return s[0] * s[1] * s[2];
+    case ShapeType::Cylinder:
+      return std::numbers::pi * s[0] * s[0] * s[1];
+    case ShapeType::Sphere:
+      return 4.0 / 3.0 * std::numbers::pi * s[0] * s[0] * s[0];
+  }
+  return 0.0;
 }
 
 }  // namespace tendril

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -127,6 +128,78 @@ TimeFunction* timeFunctionAt(RobotDescription& robot, const std::string& pointer
   throw ParseError(pointer, "no such field");
 }
 
+// a list of [t, value] pairs: the points of a time-function table
+bool isTable(const Json& value) {
+  return value.is_array() && !value.empty() &&
+         std::all_of(value.begin(), value.end(), [](const Json& p) {
+           return p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number();
+         });
+}
+
+std::optional<double> finiteNumber(const std::string& text) {
+  const std::string trimmed = trim(text);
+  std::size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(trimmed, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (trimmed.empty() || used != trimmed.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+// "t0, v0; t1, v1; ..." (a final ";" is allowed): at least 2 points, finite, times increasing
+Json parseTable(const std::string& text, const std::string& pointer) {
+  std::vector<std::string> rows;
+  std::string row;
+  std::istringstream in(text);
+  while (std::getline(in, row, ';')) rows.push_back(trim(row));
+  if (!rows.empty() && rows.back().empty()) rows.pop_back();
+  Json points = Json::array();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const std::string which = "point " + std::to_string(k + 1) + ": ";
+    std::vector<std::string> items;
+    std::string item;
+    std::istringstream pair(rows[k]);
+    while (std::getline(pair, item, ',')) items.push_back(item);
+    if (rows[k].empty() || items.size() != 2) {
+      throw ParseError(pointer, which + "expected \"t, value\", got \"" + rows[k] +
+                                    "\" (points are separated by \";\")");
+    }
+    const std::optional<double> t = finiteNumber(items[0]);
+    const std::optional<double> v = finiteNumber(items[1]);
+    if (!t || !v) {
+      throw ParseError(pointer,
+                       which + "expected two finite numbers \"t, value\", got \"" + rows[k] + "\"");
+    }
+    if (k > 0 && !(*t > points.back()[0].get<double>())) {
+      throw ParseError(pointer, which + "its time " + textFromValue(*t) +
+                                    " s must be later than the previous point's (" +
+                                    textFromValue(points.back()[0]) +
+                                    " s): times increase strictly");
+    }
+    points.push_back(Json::array({*t, *v}));
+  }
+  if (points.size() < 2) {
+    throw ParseError(pointer, "a table needs at least 2 points, written \"t0, v0; t1, v1; ...\"");
+  }
+  return points;
+}
+
+// the time function holding the table whose points are at \p pointer (".../points")
+Json& tableAt(Json& json, const std::string& pointer) {
+  const std::vector<std::string> parts = components(pointer);
+  if (parts.empty() || parts.back() != "points") throw ParseError(pointer, "not a table's points");
+  const Json::json_pointer where = toPointer(pointer);
+  if (!json.contains(where) || !json.contains(where.parent_pointer()) ||
+      json[where.parent_pointer()].value("type", std::string()) != "table" ||
+      !json[where].is_array()) {
+    throw ParseError(pointer, "no such table");
+  }
+  return json[where];
+}
+
 SE3 toSE3(const Placement& placement) {
   SE3 g;
   g.R = rpyToRotation(placement.rpy[0], placement.rpy[1], placement.rpy[2]);
@@ -216,6 +289,7 @@ Json valueFromText(const std::string& text, const Json& like, const std::string&
     return static_cast<long>(value);
   }
   if (like.is_number()) return parseNumber(trimmed, pointer);
+  if (isTable(like)) return parseTable(trimmed, pointer);
   if (like.is_array()) {
     const bool numeric =
         std::all_of(like.begin(), like.end(), [](const Json& v) { return v.is_number(); });
@@ -240,14 +314,46 @@ std::string textFromValue(const Json& value) {
   if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
   if (value.is_string()) return value.get<std::string>();
   if (value.is_array()) {
+    // the points of a table, "t0, v0; t1, v1", else "x, y, z"
+    const char* separator = isTable(value) ? "; " : ", ";
     std::string text;
     for (const Json& element : value) {
-      text += (text.empty() ? "" : ", ") + textFromValue(element);
+      text += (text.empty() ? "" : separator) + textFromValue(element);
     }
     return text;
   }
   return {};
 }
+
+namespace {
+
+// the unit of what a time function at \p pointer drives (its value, amplitude, offset); robot-less
+// for joint inputs ("N or N m")
+std::string drivenUnit(const std::string& pointer) {
+  if (contains(pointer, "/tension/")) return "N";
+  if (contains(pointer, "/joint_inputs/")) return "N or N m";
+  return "";  // a load's scale multiplies the wrench
+}
+
+// whether \p pointer lies inside a time function (a cable tension, a load scale, an input value)
+bool inTimeFunction(const std::string& pointer) {
+  const std::vector<std::string> parts = components(pointer);
+  return parts.size() >= 4 && isIndex(parts[1]) &&
+         ((parts[0] == "cables" && parts[2] == "tension") ||
+          (parts[0] == "point_loads" && parts[2] == "scale") ||
+          (parts[0] == "joint_inputs" && parts[2] == "value"));
+}
+
+std::string timeFunctionUnit(const std::string& key, const std::string& driven) {
+  if (key == "start" || key == "duration") return "s";
+  if (key == "frequency") return "Hz";
+  if (key == "phase") return "rad";
+  if (key == "points") return "s, " + (driven.empty() ? std::string("-") : driven);
+  if (key == "value" || key == "amplitude" || key == "offset") return driven;
+  return "";
+}
+
+}  // namespace
 
 std::string fieldUnit(const std::string& pointer) {
   static const std::map<std::string, std::string> kUnits = {
@@ -265,31 +371,74 @@ std::string fieldUnit(const std::string& pointer) {
       {"youngs_modulus", "Pa"},
       {"shear_modulus", "Pa"},
       {"density", "kg/m^3"},
-      {"damping", "Pa s"},
       {"reference_strain", "1/m, 1/m, 1/m, -, -, -"},
       {"pitch", "m/rad"},
       {"abscissa", "m"},
       {"offset", "m"},
       {"wrench", "N m, N m, N m, N, N, N"},
-      {"start", "s"},
-      {"duration", "s"},
-      {"frequency", "Hz"},
-      {"phase", "rad"},
       {"y", "m"},
       {"z", "m"},
       {"constraint_time_constant", "s"},
+      // contact (core/algorithm/external_loads.cpp): f_n = k delta^p s(delta) (1 + c delta-dot)
+      {"stiffness", "N/m^p"},
+      {"smoothing", "m"},
+      {"slip_velocity", "m/s"},
+      {"point", "m"},
+      {"centre", "m"},
+      // fluid bodies: F = -D |v| eta, [moment; force] as the twist [angular; linear]
+      {"volume", "m^3"},
+      {"drag", "N s^2, N s^2, N s^2, N s^2/m^2, N s^2/m^2, N s^2/m^2"},
+      {"added_mass", "kg m^2, kg m^2, kg m^2, kg, kg, kg"},
   };
   const std::string key = lastKey(pointer);
-  // a time function's value takes the unit of what it drives
-  if (key == "value" || key == "amplitude" || (key == "offset" && contains(pointer, "/tension/"))) {
-    if (contains(pointer, "/tension/")) return "N";
-    if (contains(pointer, "/scale/")) return "";
-    if (contains(pointer, "/joint_inputs/")) return "N or N m";
-    return "";
-  }
-  if (key == "offset" && (contains(pointer, "/scale/") || contains(pointer, "/value/"))) return "";
+  if (inTimeFunction(pointer)) return timeFunctionUnit(key, drivenUnit(pointer));
+  // Hunt-Crossley c multiplies the penetration rate; a rod's material damping is a viscosity
+  if (key == "damping") return contains(pointer, "/contact/") ? "s/m" : "Pa s";
   const auto unit = kUnits.find(key);
   return unit == kUnits.end() ? std::string() : unit->second;
+}
+
+std::string fieldUnit(const RobotDescription& robot, const std::string& pointer) {
+  const std::vector<std::string> parts = components(pointer);
+  // a joint input: a generalised force, or the prescribed coordinate itself
+  if (parts.size() >= 4 && parts[0] == "joint_inputs" && isIndex(parts[1]) && parts[2] == "value") {
+    const std::size_t i = std::stoul(parts[1]);
+    if (i < robot.joint_inputs.size()) {
+      const JointInputDesc& input = robot.joint_inputs[i];
+      const int link = findLink(robot, input.link);
+      const bool position = input.mode == JointInputDesc::Mode::Position;
+      std::string driven = position ? "rad or m" : "N or N m";
+      if (link >= 0) {
+        const JointType type = robot.links[static_cast<std::size_t>(link)].joint.type;
+        const bool angular = type == JointType::Revolute || type == JointType::Helical ||
+                             (type == JointType::Cylindrical && input.dof == 0);
+        const bool linear =
+            type == JointType::Prismatic || (type == JointType::Cylindrical && input.dof == 1);
+        if (angular) driven = position ? "rad" : "N m";
+        if (linear) driven = position ? "m" : "N";
+      }
+      return timeFunctionUnit(lastKey(pointer), driven);
+    }
+  }
+  // a cable offset c0 + c1 X + c2 X^2 ...: coefficient k in m^(1-k)
+  if (parts.size() == 5 && parts[0] == "cables" && parts[2] == "path" &&
+      (parts[4] == "y" || parts[4] == "z") && isIndex(parts[1]) && isIndex(parts[3])) {
+    const std::size_t c = std::stoul(parts[1]), d = std::stoul(parts[3]);
+    if (c < robot.cables.size() && d < robot.cables[c].path.size()) {
+      const CableSegmentDesc& segment = robot.cables[c].path[d];
+      const std::size_t n = (parts[4] == "y" ? segment.y : segment.z).size();
+      std::string units;
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::string unit = k == 0   ? "m"
+                                 : k == 1 ? "-"
+                                 : k == 2 ? "1/m"
+                                          : "1/m^" + std::to_string(k - 1);
+        units += (units.empty() ? "" : ", ") + unit;
+      }
+      return units.empty() ? "m" : units;
+    }
+  }
+  return fieldUnit(pointer);
 }
 
 std::vector<std::string> fieldChoices(const std::string& pointer) {
@@ -557,6 +706,79 @@ int addLinkAlongRod(RobotDescription& robot, LinkDesc new_link, int rod, double 
   return index;
 }
 
+int addTablePoint(RobotDescription& robot, const std::string& points_pointer, int after) {
+  Json json = descriptionToJson(robot);
+  Json& points = tableAt(json, points_pointer);
+  const int n = static_cast<int>(points.size());
+  if (after < 0 || after >= n) {
+    throw ParseError(points_pointer, "no point " + std::to_string(after + 1) + " in the table");
+  }
+  const double t = points[after][0].get<double>(), v = points[after][1].get<double>();
+  Json point;
+  if (after + 1 < n) {
+    // halfway to the next point
+    const double t_next = points[after + 1][0].get<double>();
+    const double v_next = points[after + 1][1].get<double>();
+    point = Json::array({0.5 * (t + t_next), 0.5 * (v + v_next)});
+  } else {
+    // one more interval past the end, holding the last value
+    const double step = n >= 2 ? t - points[n - 2][0].get<double>() : 1.0;
+    point = Json::array({t + step, v});
+  }
+  points.insert(points.begin() + after + 1, point);
+  robot = descriptionFromJson(json);
+  return after + 1;
+}
+
+void removeTablePoint(RobotDescription& robot, const std::string& points_pointer, int index) {
+  Json json = descriptionToJson(robot);
+  Json& points = tableAt(json, points_pointer);
+  if (index < 0 || index >= static_cast<int>(points.size())) {
+    throw ParseError(points_pointer, "no point " + std::to_string(index + 1) + " in the table");
+  }
+  if (points.size() <= 2) {
+    throw ParseError(points_pointer,
+                     "a table keeps at least 2 points (switch the type to constant instead)");
+  }
+  points.erase(static_cast<std::size_t>(index));
+  robot = descriptionFromJson(json);
+}
+
+int findFluidBody(const RobotDescription& robot, const std::string& link) {
+  if (!robot.environment.fluid) return -1;
+  const std::vector<FluidBodyDesc>& bodies = robot.environment.fluid->bodies;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (bodies[i].link == link) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int addFluidBody(RobotDescription& robot, const std::string& link) {
+  const std::string pointer = "/environment/fluid/bodies";
+  if (!robot.environment.fluid) {
+    throw ParseError(pointer, "there is no fluid: switch it on first (Model > Environment)");
+  }
+  const int index = findLink(robot, link);
+  if (index < 0) throw ParseError(pointer, "select a rigid link first");
+  const LinkDesc& body = robot.links[static_cast<std::size_t>(index)];
+  if (body.kind != BodyKind::Rigid) {
+    throw ParseError(pointer, "\"" + link +
+                                  "\" is a soft rod: rods take the fluid's drag and added-mass "
+                                  "coefficients; only rigid links are listed");
+  }
+  if (findFluidBody(robot, link) >= 0) {
+    throw ParseError(pointer, "\"" + link + "\" is already in the fluid's list");
+  }
+  RobotDescription edited = robot;
+  FluidBodyDesc entry;
+  entry.link = link;
+  entry.volume = shapeVolume(body.rigid.shape);  // what it displaces anyway, now shown
+  edited.environment.fluid->bodies.push_back(entry);
+  const int entry_index = static_cast<int>(edited.environment.fluid->bodies.size()) - 1;
+  robot = descriptionFromJson(descriptionToJson(edited));
+  return entry_index;
+}
+
 int findLink(const RobotDescription& robot, const std::string& name) {
   for (std::size_t i = 0; i < robot.links.size(); ++i) {
     if (robot.links[i].name == name) return static_cast<int>(i);
@@ -623,6 +845,18 @@ int addPointLoad(RobotDescription& robot, const std::string& link) {
 void removeItem(RobotDescription& robot, const std::string& pointer) {
   const std::vector<std::string> parts = components(pointer);
   Json json = descriptionToJson(robot);
+  // a rigid link's entry in the fluid: it then displaces its shape's volume, without drag
+  if (parts.size() == 4 && parts[0] == "environment" && parts[1] == "fluid" &&
+      parts[2] == "bodies" && isIndex(parts[3])) {
+    const Json::json_pointer bodies("/environment/fluid/bodies");
+    const std::size_t index = std::stoul(parts[3]);
+    if (!json.contains(bodies) || index >= json[bodies].size()) {
+      throw ParseError(pointer, "no such item");
+    }
+    json[bodies].erase(index);
+    robot = descriptionFromJson(json);
+    return;
+  }
   if (parts.size() != 2 || !isIndex(parts[1]) || !json.contains(parts[0]) ||
       !json[parts[0]].is_array()) {
     throw ParseError(pointer, "not an item that can be removed");
@@ -655,6 +889,14 @@ void removeItem(RobotDescription& robot, const std::string& pointer) {
       if (!is_removed_link && !(key != "links" && refersTo(item, removed))) kept.push_back(item);
     }
     value = kept;
+  }
+  const Json::json_pointer fluid_bodies("/environment/fluid/bodies");
+  if (json.contains(fluid_bodies)) {
+    Json kept = Json::array();
+    for (const Json& item : json[fluid_bodies]) {
+      if (!refersTo(item, removed)) kept.push_back(item);
+    }
+    json[fluid_bodies] = kept;
   }
   robot = descriptionFromJson(json);
 }

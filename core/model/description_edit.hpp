@@ -34,18 +34,26 @@ RobotDescription withValue(const RobotDescription& robot, const std::string& poi
 nlohmann::json valueAt(const RobotDescription& robot, const std::string& pointer);
 
 /// \brief A value typed by a person, read in the shape of \p like (the current value): a number,
-///        an integer, true/false, a string, or a flat list of numbers "0.1, 0, 0".
+///        an integer, true/false, a string, a flat list of numbers "0.1, 0, 0", or the points of a
+///        time-function table "t0, v0; t1, v1; ..." (finite numbers, at least 2 points, times
+///        strictly increasing).
 /// \throw ParseError(pointer, reason) when the text does not fit
 nlohmann::json valueFromText(const std::string& text, const nlohmann::json& like,
                              const std::string& pointer);
 
 /// \brief The text shown for a leaf value: numbers with up to 6 significant digits, lists
-///        separated by ", ", strings unquoted.
+///        separated by ", ", lists of lists (table points) by "; ", strings unquoted.
 std::string textFromValue(const nlohmann::json& value);
 
 /// \brief SI unit of the field at \p pointer (e.g. "/links/0/rigid/mass" -> "kg"), empty when the
-///        field is dimensionless, a name or a choice.
+///        field is dimensionless, a name or a choice. Lists give one unit per element when they
+///        differ ("N m, N m, N m, N, N, N"); table points "s, <unit of the value>".
 std::string fieldUnit(const std::string& pointer);
+
+/// \brief As fieldUnit(pointer), made exact with the robot where the unit depends on it: a joint
+///        input's value ("N m" for a revolute torque, "m" for a prismatic position, ...) and the
+///        polynomial coefficients of a cable's offset ("m, -, 1/m, ...").
+std::string fieldUnit(const RobotDescription& robot, const std::string& pointer);
 
 /// \brief The choices of an enumerated field (joint type, shape, basis family, ...), or empty.
 std::vector<std::string> fieldChoices(const std::string& pointer);
@@ -74,8 +82,9 @@ int addCable(RobotDescription& robot, const std::string& link);
 int addPointLoad(RobotDescription& robot, const std::string& link);
 
 /// \brief Removes the item at \p pointer ("/links/i", "/cables/i", "/point_loads/i",
-///        "/joint_inputs/i", "/closed_chains/i"). A link goes with its descendants and with every
-///        cable, load, input and closed chain that refers to them. \throw ParseError
+///        "/joint_inputs/i", "/closed_chains/i", "/environment/fluid/bodies/i"). A link goes with
+///        its descendants and with every cable, load, input, closed chain and fluid entry that
+///        refers to them. \throw ParseError
 void removeItem(RobotDescription& robot, const std::string& pointer);
 
 /// \brief Attaches link \p link at the tip of \p parent (keeping its origin). \throw ParseError for
@@ -86,6 +95,25 @@ void reparentLink(RobotDescription& robot, int link, const std::string& parent);
 ///        amplitude 0, table {(0, c), (1, c)}; a ramp, sine or table keeps its final value, offset
 ///        or first value as c. The same kind is returned unchanged.
 TimeFunction convertTimeFunction(const TimeFunction& f, TimeFunction::Kind kind);
+
+/// \brief Inserts a point into the time-function table whose points are at \p points_pointer
+///        (".../points") after point \p after (0-based): halfway (in time and value) to the next
+///        point, or after the last one by the last interval (1 s for a single point) at the last
+///        value. \return the new point's index \throw ParseError (nothing is changed then)
+int addTablePoint(RobotDescription& robot, const std::string& points_pointer, int after);
+
+/// \brief Removes point \p index of the table at \p points_pointer.
+/// \throw ParseError when fewer than 2 points would remain, or for a bad pointer or index
+void removeTablePoint(RobotDescription& robot, const std::string& points_pointer, int index);
+
+/// \brief Lists rigid link \p link among the fluid's bodies with no drag, no added mass and the
+///        volume of its shape (so that every field can be edited). \return its index in
+///        environment.fluid.bodies
+/// \throw ParseError when there is no fluid, the link is unknown or soft, or already listed
+int addFluidBody(RobotDescription& robot, const std::string& link);
+
+/// \brief Index of \p link among the fluid's bodies, or -1 (also without a fluid).
+int findFluidBody(const RobotDescription& robot, const std::string& link);
 
 /// \brief Adds a force input (constant 0) on coordinate 0 of the rigid joint of \p link.
 /// \return its index \throw ParseError when the link has no such joint (fixed, or unknown)

@@ -209,6 +209,10 @@ using ModelPtr = std::shared_ptr<const Model>;
 ///        of a physically invalid value not caught by parsing (e.g. a singular inertia).
 Model buildModel(const RobotDescription& robot);
 
+/// \brief Volume of a rigid body's shape [m^3] (box: product of the extents; cylinder: pi r^2 l;
+///        sphere: 4/3 pi r^3): what the body displaces in a fluid unless its entry gives a volume.
+[[nodiscard]] double shapeVolume(const ShapeDesc& shape);
+
 /// \brief Whether the columns of a motion basis commute pairwise (ad_a b = 0).
 bool commutes(const Matrix6Xd& Phi);
 

@@ -8,11 +8,15 @@
 #include <QAction>
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPointer>
+#include <QScrollBar>
+#include <QSet>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -122,7 +126,7 @@ TEST_F(EditingTest, BuildsARevoluteLinkCarryingASoftRodByClicksSavesReopensAndUn
   EXPECT_EQ(window_.undoStack()->count(), 3);
   window_.select(QString());  // the selected rod is tinted: count it untinted
   EXPECT_GT(test::countRodPixels(window_.viewport()->grabFramebuffer()), 200);
-  test::saveScreenshot(window_.grab().toImage(), "editing_hybrid_robot_built");
+  test::saveScreenshot(test::grabWindow(window_), "editing_hybrid_robot_built");
 
   // save, reopen in another window: the same description, byte for byte the same file
   const QString path = temp_.filePath("hybrid.json");
@@ -170,7 +174,7 @@ TEST_F(EditingTest, AnInvalidValueIsRefusedWithItsReasonAndNeverApplied) {
   EXPECT_TRUE(reason.contains(field)) << reason.toStdString();
   EXPECT_TRUE(reason.contains("(-1, 0.5]")) << reason.toStdString();
   EXPECT_EQ(window_.propertyPanel()->itemFor(field)->text(1), "0.5");  // the old value stays
-  test::saveScreenshot(window_.grab().toImage(), "editing_invalid_value_refused");
+  test::saveScreenshot(test::grabWindow(window_), "editing_invalid_value_refused");
 
   typeIntoField("/links/0/soft/divisions/0/length", "long");
   EXPECT_TRUE(window_.propertyPanel()->errorText().contains("expected a number"));
@@ -197,6 +201,145 @@ TEST_F(EditingTest, PropertiesShowEveryFieldWithItsUnit) {
   EXPECT_FALSE(window_.propertyPanel()->valueOf("type").isEmpty());
 }
 
+// the fields of a JSON pointer that carry no unit: names, choices, flags, counts, orders,
+// directions (normalised), colours and pure coefficients; a load's scale multiplies the wrench
+bool isDimensionless(const QString& pointer) {
+  static const QSet<QString> kKeys = {"name",
+                                      "description",
+                                      "parent",
+                                      "link",
+                                      "type",
+                                      "shape",
+                                      "family",
+                                      "mode",
+                                      "frame",
+                                      "order",
+                                      "torsion",
+                                      "bend_y",
+                                      "bend_z",
+                                      "stretch",
+                                      "shear_y",
+                                      "shear_z",
+                                      "gauss_points",
+                                      "magnus_order",
+                                      "poisson_ratio",
+                                      "exponent",
+                                      "friction",
+                                      "rigid_bodies",
+                                      "normal",
+                                      "axis",
+                                      "drag_normal",
+                                      "drag_tangential",
+                                      "added_mass_coefficient",
+                                      "dof",
+                                      "planar",
+                                      "division",
+                                      "color",
+                                      "schema_version"};
+  QString key;
+  const QStringList parts = pointer.split('/', Qt::SkipEmptyParts);
+  for (auto part = parts.rbegin(); part != parts.rend(); ++part) {
+    bool index = false;
+    (void)part->toInt(&index);
+    if (!index) {
+      key = *part;
+      break;
+    }
+  }
+  if (pointer.contains("/scale/") && (key == "value" || key == "amplitude" || key == "offset")) {
+    return true;
+  }
+  return kKeys.contains(key);
+}
+
+// every field of every bundled example, as the Properties panel shows it: a unit on each
+// dimensional field (whole in its tooltip), none on a dimensionless one
+TEST_F(EditingTest, EveryFieldOfEveryExampleShowsItsUnit) {
+  int checked = 0;
+  QSet<QString> contact_damping_units;
+  for (const QString& file : MainWindow::exampleFiles()) {
+    ASSERT_TRUE(window_.openFile(file)) << file.toStdString();
+    const RobotDescription& robot = window_.robot();
+    QStringList items = {QString()};
+    auto add = [&items](const char* list, std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i) items << QString("/%1/%2").arg(list).arg(i);
+    };
+    add("links", robot.links.size());
+    add("cables", robot.cables.size());
+    add("point_loads", robot.point_loads.size());
+    add("joint_inputs", robot.joint_inputs.size());
+    add("closed_chains", robot.closed_chains.size());
+    if (robot.environment.fluid) {
+      add("environment/fluid/bodies", robot.environment.fluid->bodies.size());
+    }
+    for (const QString& item : items) {
+      window_.select(item);
+      ASSERT_EQ(window_.propertyPanel()->shownPointer(), item) << file.toStdString();
+      for (QTreeWidgetItemIterator it(window_.propertyPanel()->tree()); *it; ++it) {
+        if (!((*it)->flags() & Qt::ItemIsEditable)) continue;  // a group
+        const QString pointer = PropertyPanel::pointerOf(*it);
+        const QString unit = (*it)->text(2);
+        const QString where = QFileInfo(file).fileName() + " " + pointer;
+        if (isDimensionless(pointer)) {
+          EXPECT_TRUE(unit.isEmpty())
+              << where.toStdString() << " shows \"" << unit.toStdString() << "\"";
+        } else {
+          EXPECT_FALSE(unit.isEmpty()) << where.toStdString() << " has no unit";
+        }
+        EXPECT_EQ((*it)->toolTip(2), unit) << where.toStdString();
+        if (pointer == "/environment/contact/damping") contact_damping_units << unit;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000);
+  // Hunt-Crossley c multiplies the penetration rate: s/m (external_loads.cpp)
+  EXPECT_EQ(contact_damping_units, QSet<QString>{"s/m"});
+}
+
+// Property, Value and Unit fit the panel: no horizontal scrolling, values such as "monomial"
+// whole, long units elided with the whole unit in the tooltip
+TEST_F(EditingTest, PropertyColumnsFitThePanel) {
+  QTreeWidget* tree = window_.propertyPanel()->tree();
+  auto fits = [this, tree](const QString& pointer) {
+    QTreeWidgetItem* item = window_.propertyPanel()->itemFor(pointer);
+    ASSERT_NE(item, nullptr) << pointer.toStdString();
+    const int width = tree->viewport()->width();
+    const QHeaderView* header = tree->header();
+    EXPECT_LE(header->sectionViewportPosition(2) + header->sectionSize(2), width);
+    EXPECT_EQ(header->sectionViewportPosition(0), 0);
+    EXPECT_FALSE(tree->horizontalScrollBar()->isVisible());
+    EXPECT_GE(header->sectionSize(1), tree->fontMetrics().horizontalAdvance(item->text(1)) + 8)
+        << pointer.toStdString() << ": \"" << item->text(1).toStdString() << "\"";
+    EXPECT_GE(header->sectionSize(2), tree->fontMetrics().horizontalAdvance("kg/m^3"));
+    // the property's name whole, after its indentation
+    int depth = 1;  // the root is decorated
+    for (const QTreeWidgetItem* up = item->parent(); up != nullptr; up = up->parent()) ++depth;
+    EXPECT_GE(header->sectionSize(0),
+              depth * tree->indentation() + tree->fontMetrics().horizontalAdvance(item->text(0)))
+        << pointer.toStdString();
+  };
+  ASSERT_TRUE(window_.openFile(test::examplePath("soft_cantilever.json")));
+  window_.select("/links/0");
+  QTest::qWait(20);
+  ASSERT_EQ(window_.propertyPanel()->valueOf("family"), "monomial");
+  fits("/links/0/soft/divisions/0/basis/family");
+  fits("/links/0/soft/divisions/0/material/youngs_modulus");
+  EXPECT_EQ(
+      window_.propertyPanel()->itemFor("/links/0/soft/divisions/0/reference_strain")->toolTip(2),
+      "1/m, 1/m, 1/m, -, -, -");
+  test::saveScreenshot(test::grabWindow(window_), "editing_property_columns");
+
+  ASSERT_TRUE(window_.openFile(test::examplePath("parallel_robot.json")));
+  ASSERT_FALSE(window_.robot().point_loads.empty());
+  window_.select("/point_loads/0");
+  QTest::qWait(20);
+  fits("/point_loads/0/link");
+  EXPECT_EQ(window_.propertyPanel()->itemFor("/point_loads/0/wrench")->toolTip(2),
+            "N m, N m, N m, N, N, N");
+  test::saveScreenshot(test::grabWindow(window_), "editing_property_columns_wrench");
+}
+
 TEST_F(EditingTest, ClickingABodyInTheViewSelectsAndHighlightsIt) {
   ASSERT_TRUE(window_.openDefaultExample());
   const QImage before = window_.viewport()->grabFramebuffer();
@@ -209,7 +352,7 @@ TEST_F(EditingTest, ClickingABodyInTheViewSelectsAndHighlightsIt) {
             QString::fromStdString(window_.robot().links[static_cast<std::size_t>(link)].name));
   const QImage highlighted = window_.viewport()->grabFramebuffer();
   EXPECT_GT(test::countDifferentPixels(before, highlighted), 100);
-  test::saveScreenshot(window_.grab().toImage(), "editing_body_picked_in_view");
+  test::saveScreenshot(test::grabWindow(window_), "editing_body_picked_in_view");
 
   // a click on the empty background selects the robot itself
   QTest::mouseClick(window_.viewport(), Qt::LeftButton, {}, QPoint(5, 5));
@@ -245,7 +388,7 @@ TEST_F(EditingTest, ContextMenuAddsCablesAndLoadsToTheSelectedRodAndRemovesThem)
   window_.select(QString());
   const QImage with_load = window_.viewport()->grabFramebuffer();
   EXPECT_GT(test::countDifferentPixels(without_load, with_load), 100);
-  test::saveScreenshot(window_.grab().toImage(), "editing_rod_with_cable_and_load");
+  test::saveScreenshot(test::grabWindow(window_), "editing_rod_with_cable_and_load");
   // the cable moves with its route: a larger offset redraws it elsewhere
   const QImage before_route = window_.viewport()->grabFramebuffer();
   ASSERT_TRUE(window_.setField("/cables/0/path/1/y/0", "-0.008"));

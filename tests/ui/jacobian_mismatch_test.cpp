@@ -101,8 +101,8 @@ TEST_F(JacobianMismatchTest, DynamicsRunPlotsSmallMismatchesWithACursor) {
   EXPECT_DOUBLE_EQ(plot->cursorTime(),
                    window_.simulation()->frameAt(static_cast<std::size_t>(middle))->t);
   EXPECT_GT(plot->cursorPixel(), cursor_at_start + 20.0);
-  test::saveScreenshot(window_.grab().toImage(), "jacobian_mismatch_window");
-  test::saveScreenshot(plot->grab().toImage(), "jacobian_mismatch_plot");
+  test::saveScreenshot(test::grabWindow(window_), "jacobian_mismatch_window");
+  test::saveScreenshot(test::grabWindow(*plot), "jacobian_mismatch_plot");
 }
 
 TEST_F(JacobianMismatchTest, SwitchedOffRunsSampleNothing) {

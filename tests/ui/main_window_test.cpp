@@ -7,6 +7,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -79,7 +80,7 @@ TEST_F(MainWindowTest, ShowsEveryPanelMenuAndTheRunButton) {
   ASSERT_NE(cancel, nullptr);
   EXPECT_FALSE(cancel->isEnabled());
   EXPECT_FALSE(run->associatedObjects().isEmpty());
-  test::saveScreenshot(window.grab().toImage(), "main_window_empty");
+  test::saveScreenshot(test::grabWindow(window), "main_window_empty");
 }
 
 TEST_F(MainWindowTest, OpensTheDefaultExampleAndDrawsIt) {
@@ -92,7 +93,7 @@ TEST_F(MainWindowTest, OpensTheDefaultExampleAndDrawsIt) {
   EXPECT_FALSE(window.isWindowModified());
   EXPECT_EQ(window.modelTree()->linkItemCount(), static_cast<int>(window.robot().links.size()));
   EXPECT_GT(test::countRodPixels(window.viewport()->grabFramebuffer()), 500);
-  test::saveScreenshot(window.grab().toImage(), "main_window_example");
+  test::saveScreenshot(test::grabWindow(window), "main_window_example");
 }
 
 TEST_F(MainWindowTest, EveryExampleOpensAndShowsSomething) {
@@ -121,7 +122,45 @@ TEST_F(MainWindowTest, SelectingALinkShowsItsProperties) {
   window.modelTree()->setCurrentItem(items.front());
   EXPECT_EQ(window.modelTree()->selectedLink(), 0);
   EXPECT_EQ(window.propertyPanel()->valueOf("name"), QString::fromStdString(first_link));
-  test::saveScreenshot(window.grab().toImage(), "main_window_link_selected");
+  test::saveScreenshot(test::grabWindow(window), "main_window_link_selected");
+}
+
+// a window grabbed right after a change shows the 3D view as it is now, not the picture painted
+// before the change (the view renders in an event of its own, which has not run yet)
+TEST_F(MainWindowTest, AGrabbedWindowShowsTheViewOfTheModelJustLoaded) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));   // paints the empty view
+  ASSERT_TRUE(window.openDefaultExample());  // no event loop since: its render is pending
+  const QImage grabbed = test::grabWindow(window);
+  ViewportWidget* view = window.viewport();
+  const QImage current = view->grabFramebuffer();
+  const QImage shown = grabbed.copy(QRect(view->mapTo(&window, QPoint(0, 0)), current.size()))
+                           .convertToFormat(QImage::Format_RGB32);
+  EXPECT_GT(test::countRodPixels(shown), 500);
+  EXPECT_LT(test::countDifferentPixels(shown, current), current.width() * current.height() / 100);
+}
+
+// the timeline's "frame i / n" is never clipped, whatever n
+TEST_F(MainWindowTest, TimelineFrameLabelShowsItsWholeText) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openDefaultExample());
+  auto* label = window.timeline()->findChild<QLabel*>("frameLabel");
+  ASSERT_NE(label, nullptr);
+  for (const int count : {201, 100000}) {
+    window.timeline()->setFrameCount(count);
+    window.timeline()->setCurrentFrame(count - 1);
+    QTest::qWait(50);  // the tool bar lays itself out again
+    EXPECT_TRUE(label->isVisible());
+    EXPECT_EQ(label->text(), QString("frame %1 / %1").arg(count));
+    const int text = label->fontMetrics().horizontalAdvance(label->text());
+    EXPECT_GE(label->contentsRect().width(), text) << count << " frames";
+    // nor can a narrower window squeeze it below its text: the tool bar keeps a minimum width
+    EXPECT_GE(label->minimumWidth(), text) << count << " frames";
+    if (count == 201) {
+      test::saveScreenshot(test::grabWindow(*window.timeline()), "timeline_frame_label");
+    }
+  }
 }
 
 TEST_F(MainWindowTest, BrokenJsonShowsAnErrorAndKeepsTheModel) {
@@ -137,7 +176,7 @@ TEST_F(MainWindowTest, BrokenJsonShowsAnErrorAndKeepsTheModel) {
   ASSERT_NE(box, nullptr);
   EXPECT_TRUE(box->text().contains("broken.json"));
   EXPECT_EQ(box->informativeText(), window.lastError());
-  test::saveScreenshot(box->grab().toImage(), "error_box");
+  test::saveScreenshot(test::grabWindow(*box), "error_box");
   box->close();
   EXPECT_EQ(window.robot(), before);
   EXPECT_TRUE(window.currentFile().endsWith(kDefaultExample));

@@ -9,12 +9,17 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
@@ -23,6 +28,7 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <functional>
+#include <memory>
 
 #include "core/algorithm/constraints.hpp"
 #include "core/algorithm/kinematics.hpp"
@@ -68,6 +74,35 @@ class ModelBuildingTest : public ::testing::Test {
   }
 
   QAction* action(const char* name) { return test::findAction(window_, name); }
+
+  /// Types \p text into the property editor of the field at \p pointer and presses Return.
+  void typeIntoField(const QString& pointer, const QString& text) {
+    ASSERT_TRUE(window_.propertyPanel()->editField(pointer)) << pointer.toStdString();
+    QPointer<QLineEdit> editor;
+    for (QLineEdit* candidate : window_.propertyPanel()->tree()->findChildren<QLineEdit*>()) {
+      if (candidate->isVisible()) editor = candidate;
+    }
+    ASSERT_NE(editor, nullptr);
+    editor->selectAll();
+    QTest::keyClicks(editor, text);
+    QTest::keyClick(editor, Qt::Key_Return);
+    // the editor closes, then the edit is applied from the event loop
+    ASSERT_TRUE(QTest::qWaitFor([&editor] { return editor.isNull(); }, 2000));
+    QTest::qWait(20);
+  }
+
+  /// Triggers the action \p name of the property panel's context menu on the field at \p pointer.
+  void triggerPropertyMenu(const QString& pointer, const char* name, bool expect_enabled = true) {
+    std::unique_ptr<QMenu> menu(window_.propertyPanel()->createContextMenu(pointer));
+    ASSERT_NE(menu, nullptr) << pointer.toStdString();
+    auto* found = menu->findChild<QAction*>(name);
+    ASSERT_NE(found, nullptr) << name;
+    ASSERT_EQ(found->isEnabled(), expect_enabled) << name;
+    if (expect_enabled) {
+      found->trigger();
+      QTest::qWait(20);  // applied from the event loop
+    }
+  }
 
   /// Two revolute links in series on the world: link1 then link2, each 0.2 m along x.
   void buildDoublePendulum() {
@@ -182,7 +217,7 @@ TEST_F(ModelBuildingTest, EnvironmentDialogValidatesAndAppliesContactAndFluid) {
     fluid->setChecked(true);
     dialog.findChild<QLineEdit*>("fluidDensity")->setText("1025");
     EXPECT_TRUE(dialog.problem().isEmpty()) << dialog.problem().toStdString();
-    test::saveScreenshot(dialog.grab().toImage(), "environment_dialog");
+    test::saveScreenshot(test::grabWindow(dialog), "environment_dialog");
 
     const EnvironmentDesc environment = dialog.environment();
     ASSERT_TRUE(environment.contact.has_value());
@@ -262,7 +297,7 @@ TEST_F(ModelBuildingTest, AttachesALinkAtAChosenPointAlongARod) {
   }
   EXPECT_TRUE(rod_tip);
   EXPECT_TRUE(link_tip);
-  test::saveScreenshot(window_.grab().toImage(), "editing_link_along_rod");
+  test::saveScreenshot(test::grabWindow(window_), "editing_link_along_rod");
 
   window_.undoStack()->undo();
   EXPECT_EQ(window_.robot().links.size(), 1u);
@@ -334,6 +369,188 @@ TEST_F(ModelBuildingTest, JointInputNeedsAJointedLink) {
   EXPECT_FALSE(action("addJointInputAction")->isEnabled());
   EXPECT_FALSE(window_.addJointInput());
   EXPECT_TRUE(window_.robot().joint_inputs.empty());
+}
+
+// a table input takes any number of points: typed as "t0, v0; t1, v1; ..." (checked, refused
+// with its reason) or added and removed from the property panel's context menu; all undoable
+TEST_F(ModelBuildingTest, TablesTakeAnyNumberOfPointsTypedOrFromTheContextMenu) {
+  ASSERT_TRUE(window_.addSoftRod(1));
+  ASSERT_TRUE(window_.addCable());
+  ASSERT_EQ(window_.selection(), "/cables/0");
+  ASSERT_TRUE(window_.setField("/cables/0/tension/type", "table"));
+  ASSERT_EQ(window_.robot().cables[0].tension.kind, TimeFunction::Kind::Table);
+  const QString points = "/cables/0/tension/points";
+  QTreeWidgetItem* row = window_.propertyPanel()->itemFor(points);
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->flags() & Qt::ItemIsEditable);
+  EXPECT_EQ(row->text(1), "0, 1; 1, 1");
+  EXPECT_EQ(row->text(2), "s, N");
+
+  // typed as a whole: four points
+  const int edits = window_.undoStack()->count();
+  typeIntoField(points, "0, 0; 0.5, 2; 1, 2; 3, 0");
+  ASSERT_EQ(window_.robot().cables[0].tension.table.size(), 4u)
+      << window_.propertyPanel()->errorText().toStdString();
+  EXPECT_DOUBLE_EQ(window_.robot().cables[0].tension(0.25), 1.0);
+  EXPECT_EQ(window_.undoStack()->count(), edits + 1);
+  EXPECT_EQ(window_.propertyPanel()->itemFor(points)->childCount(), 4);
+
+  // refused with the reason, never applied
+  const RobotDescription four = window_.robot();
+  typeIntoField(points, "0, 0; 1, 1; 1, 2");
+  EXPECT_EQ(window_.robot(), four);
+  EXPECT_TRUE(window_.propertyPanel()->errorText().contains("increase strictly"))
+      << window_.propertyPanel()->errorText().toStdString();
+  typeIntoField(points, "0, 0");
+  EXPECT_TRUE(window_.propertyPanel()->errorText().contains("at least 2 points"));
+  typeIntoField(points, "0, 0; 1, nan");
+  EXPECT_TRUE(window_.propertyPanel()->errorText().contains("finite"));
+  EXPECT_EQ(window_.robot(), four);
+  EXPECT_EQ(window_.undoStack()->count(), edits + 1);
+
+  // the context menu inserts halfway after a point, or past the last one
+  triggerPropertyMenu(points + "/1", "addTablePoint");
+  ASSERT_EQ(window_.robot().cables[0].tension.table.size(), 5u);
+  EXPECT_EQ(window_.robot().cables[0].tension.table[2], (std::array<double, 2>{0.75, 2.0}));
+  triggerPropertyMenu(points, "addTablePoint");
+  ASSERT_EQ(window_.robot().cables[0].tension.table.size(), 6u);
+  EXPECT_EQ(window_.robot().cables[0].tension.table[5], (std::array<double, 2>{5.0, 0.0}));
+  // a point is edited on its own row too
+  typeIntoField(points + "/5", "4, 0.5");
+  EXPECT_EQ(window_.robot().cables[0].tension.table[5], (std::array<double, 2>{4.0, 0.5}));
+
+  // right-clicking a point opens the same menu; remove it from there
+  QTreeWidget* tree = window_.propertyPanel()->tree();
+  QTreeWidgetItem* first = window_.propertyPanel()->itemFor(points + "/0");
+  ASSERT_NE(first, nullptr);
+  tree->scrollToItem(first);
+  const QPoint at = tree->visualItemRect(first).center();
+  QContextMenuEvent click(QContextMenuEvent::Mouse, at, tree->viewport()->mapToGlobal(at));
+  QApplication::sendEvent(tree->viewport(), &click);
+  QMenu* popup = nullptr;
+  ASSERT_TRUE(QTest::qWaitFor(
+      [&popup] {
+        for (QWidget* widget : QApplication::topLevelWidgets()) {
+          if (auto* menu = qobject_cast<QMenu*>(widget); menu != nullptr && menu->isVisible()) {
+            popup = menu;
+          }
+        }
+        return popup != nullptr;
+      },
+      2000));
+  auto* remove = popup->findChild<QAction*>("removeTablePoint");
+  ASSERT_NE(remove, nullptr);
+  remove->trigger();
+  popup->close();
+  QTest::qWait(20);
+  ASSERT_EQ(window_.robot().cables[0].tension.table.size(), 5u);
+  EXPECT_EQ(window_.robot().cables[0].tension.table[0], (std::array<double, 2>{0.5, 2.0}));
+
+  // down to two points, which a table keeps
+  for (int i = 0; i < 3; ++i) triggerPropertyMenu(points + "/1", "removeTablePoint");
+  ASSERT_EQ(window_.robot().cables[0].tension.table.size(), 2u);
+  triggerPropertyMenu(points + "/0", "removeTablePoint", /*expect_enabled=*/false);
+  test::saveScreenshot(test::grabWindow(window_), "editing_table_points");
+
+  // every step was one undoable edit
+  while (window_.undoStack()->index() > edits + 1) {
+    window_.undoStack()->undo();
+  }
+  EXPECT_EQ(window_.robot(), four);
+}
+
+// a rigid link joins the fluid from the context menu (or the Environment dialog), its volume,
+// drag and added mass are then edited in the Properties panel with their units; all undoable
+TEST_F(ModelBuildingTest, RigidLinksJoinAndLeaveTheFluidWithEditableSettings) {
+  ASSERT_TRUE(window_.addRigidLink(JointType::Revolute));
+  ASSERT_TRUE(window_.addSoftRod(1));
+  window_.select("/links/0");
+  // without a fluid there is nothing to join
+  EXPECT_FALSE(action("addToFluidAction")->isEnabled());
+  EXPECT_FALSE(window_.addSelectedLinkToFluid());
+  EXPECT_TRUE(window_.lastError().contains("fluid")) << window_.lastError().toStdString();
+  QMessageBox* box = test::visibleErrorBox(window_);
+  if (box != nullptr) box->close();
+
+  EnvironmentDesc water;
+  water.fluid = FluidDesc{};
+  ASSERT_TRUE(window_.setEnvironment(water));
+  window_.select("/links/0");
+  ASSERT_TRUE(action("addToFluidAction")->isEnabled());
+  EXPECT_FALSE(action("removeFromFluidAction")->isEnabled());
+  {
+    std::unique_ptr<QMenu> menu(window_.createContextMenu());
+    EXPECT_TRUE(menu->actions().contains(action("addToFluidAction")));
+  }
+  action("addToFluidAction")->trigger();
+  ASSERT_EQ(window_.robot().environment.fluid->bodies.size(), 1u);
+  EXPECT_EQ(window_.robot().environment.fluid->bodies[0].link, "link1");
+  EXPECT_EQ(window_.selection(), "/environment/fluid/bodies/0");
+  QTreeWidgetItem* entry = window_.modelTree()->itemFor("/environment/fluid/bodies/0");
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->parent()->text(0), "link1");
+
+  // its fields, with units, edited in place
+  const QString at = "/environment/fluid/bodies/0/";
+  PropertyPanel* panel = window_.propertyPanel();
+  ASSERT_NE(panel->itemFor(at + "volume"), nullptr);
+  EXPECT_EQ(panel->itemFor(at + "volume")->text(2), "m^3");
+  EXPECT_EQ(panel->itemFor(at + "drag")->toolTip(2),
+            "N s^2, N s^2, N s^2, N s^2/m^2, N s^2/m^2, N s^2/m^2");
+  EXPECT_EQ(panel->itemFor(at + "added_mass")->toolTip(2), "kg m^2, kg m^2, kg m^2, kg, kg, kg");
+  typeIntoField(at + "drag", "0, 0, 0, 1, 2, 3");
+  EXPECT_EQ(window_.robot().environment.fluid->bodies[0].drag[5], 3.0)
+      << panel->errorText().toStdString();
+  typeIntoField(at + "volume", "0.002");
+  EXPECT_EQ(window_.robot().environment.fluid->bodies[0].volume, 0.002);
+  const RobotDescription edited = window_.robot();
+  typeIntoField(at + "added_mass", "0, 0, 0, -1, 0, 0");
+  EXPECT_TRUE(panel->errorText().contains("must not be negative"))
+      << panel->errorText().toStdString();
+  EXPECT_EQ(window_.robot(), edited);
+  test::saveScreenshot(test::grabWindow(window_), "editing_fluid_body");
+
+  // soft rods use the fluid's coefficients: nothing to add
+  window_.select("/links/1");
+  EXPECT_FALSE(action("addToFluidAction")->isEnabled());
+  // leaving the fluid, from the link or from its entry
+  window_.select("/links/0");
+  ASSERT_TRUE(action("removeFromFluidAction")->isEnabled());
+  action("removeFromFluidAction")->trigger();
+  EXPECT_TRUE(window_.robot().environment.fluid->bodies.empty());
+  window_.undoStack()->undo();
+  EXPECT_EQ(window_.robot(), edited);
+  window_.select("/environment/fluid/bodies/0");
+  ASSERT_TRUE(window_.removeSelected());
+  EXPECT_TRUE(window_.robot().environment.fluid->bodies.empty());
+  window_.undoStack()->undo();
+  EXPECT_EQ(window_.robot(), edited);
+
+  // the Environment dialog lists and unlists them as well, keeping an entry's settings
+  {
+    EnvironmentDialog dialog(window_.robot());
+    ASSERT_TRUE(test::showAndWait(&dialog));
+    auto* list = dialog.findChild<QListWidget*>("fluidBodies");
+    auto* choice = dialog.findChild<QComboBox*>("fluidBodyChoice");
+    auto* add = dialog.findChild<QPushButton*>("addFluidBody");
+    auto* remove = dialog.findChild<QPushButton*>("removeFluidBody");
+    ASSERT_TRUE(list && choice && add && remove);
+    ASSERT_EQ(list->count(), 1);
+    EXPECT_EQ(choice->count(), 0);  // link1 is listed, rod1 is soft
+    EXPECT_FALSE(add->isEnabled());
+    list->setCurrentRow(0);
+    QTest::mouseClick(remove, Qt::LeftButton);
+    EXPECT_EQ(list->count(), 0);
+    ASSERT_EQ(choice->count(), 1);
+    EXPECT_TRUE(dialog.environment().fluid->bodies.empty());
+    QTest::mouseClick(add, Qt::LeftButton);
+    ASSERT_EQ(list->count(), 1);
+    ASSERT_EQ(dialog.environment().fluid->bodies.size(), 1u);
+    EXPECT_EQ(dialog.environment().fluid->bodies[0].drag[5], 0.0);  // a fresh entry
+    EXPECT_TRUE(dialog.problem().isEmpty()) << dialog.problem().toStdString();
+    test::saveScreenshot(test::grabWindow(dialog), "environment_dialog_fluid_bodies");
+    dialog.reject();
+  }
 }
 
 }  // namespace

@@ -204,7 +204,7 @@ TEST_F(ReplayTest, LaterRunsPlotTheirTipErrorAgainstAReference) {
   ASSERT_TRUE(window_.setField("/gravity", "0, 0, -4.9"));
   rerun();
   EXPECT_GT(largestError(), -3.0);
-  test::saveScreenshot(window_.tipErrorPlot()->grab().toImage(), "plot_tip_error_vs_reference");
+  test::saveScreenshot(test::grabWindow(*window_.tipErrorPlot()), "plot_tip_error_vs_reference");
   window_.clearReference();
   rerun();
   EXPECT_EQ(window_.tipErrorSeries(), -1);
@@ -286,7 +286,7 @@ TEST_F(ReplayTest, PlotsExportCsvAndPngAndZoom) {
   EXPECT_LT(time_axis->max() - time_axis->min(), 0.9 * full_span);
   QTest::mouseDClick(plot->viewport(), Qt::LeftButton, {}, centre.toPoint());
   EXPECT_NEAR(time_axis->max() - time_axis->min(), full_span, 1e-9);
-  test::saveScreenshot(plot->grab().toImage(), "plot_with_cursor");
+  test::saveScreenshot(test::grabWindow(*plot), "plot_with_cursor");
 }
 
 TEST(StaticsRun, SolvesOnAWorkerThreadShowsTheEquilibriumAndPlotsTheResidual) {
@@ -308,7 +308,7 @@ TEST(StaticsRun, SolvesOnAWorkerThreadShowsTheEquilibriumAndPlotsTheResidual) {
   EXPECT_GT(test::countDifferentPixels(rest, window.viewport()->grabFramebuffer()), 500);
   ASSERT_EQ(window.plotPanel()->seriesCount(), 1);
   EXPECT_GE(window.plotPanel()->pointCount(0), 1);
-  test::saveScreenshot(window.grab().toImage(), "statics_solved_window");
+  test::saveScreenshot(test::grabWindow(window), "statics_solved_window");
 }
 
 // the fin-ray finger's statics with the difference Jacobian takes ~0.1 s: Cancel right after Run
@@ -378,7 +378,7 @@ TEST(SimulationDialog, EditsEveryOptionAndRefusesInvalidOnes) {
   EXPECT_FALSE(ok->isEnabled());
   integrator->setCurrentIndex(integrator->findData(static_cast<int>(IntegratorKind::Bdf)));
   EXPECT_TRUE(ok->isEnabled());
-  test::saveScreenshot(dialog.grab().toImage(), "simulation_settings_dialog");
+  test::saveScreenshot(test::grabWindow(dialog), "simulation_settings_dialog");
 }
 
 }  // namespace

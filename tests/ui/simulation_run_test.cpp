@@ -102,7 +102,7 @@ TEST_F(SimulationRunTest, RunRecordsPlotsAndScrubsTheCantilever) {
   EXPECT_FALSE(window_.cancelAction()->isEnabled());
   EXPECT_FALSE(window_.progressBar()->isVisible());
   EXPECT_TRUE(window_.statusBar()->currentMessage().contains("completed"));
-  test::saveScreenshot(window_.grab().toImage(), "simulation_finished_window");
+  test::saveScreenshot(test::grabWindow(window_), "simulation_finished_window");
 
   const QImage first = scrubTo(0);
   EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(0));
@@ -117,7 +117,7 @@ TEST_F(SimulationRunTest, RunRecordsPlotsAndScrubsTheCantilever) {
   EXPECT_GT(window_.plotPanel()->cursorPixel(), cursor_at_start + 20.0);
   test::saveScreenshot(first, "simulation_frame_0");
   test::saveScreenshot(middle, "simulation_frame_100");
-  test::saveScreenshot(window_.grab().toImage(), "simulation_scrubbed_to_middle_window");
+  test::saveScreenshot(test::grabWindow(window_), "simulation_scrubbed_to_middle_window");
   EXPECT_GT(test::countDifferentPixels(first, middle), 500);
 }
 

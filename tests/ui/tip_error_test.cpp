@@ -83,7 +83,7 @@ TEST_F(TipErrorTest, FiniteDifferenceTwinBecomesTheReference) {
   window_.docks().back()->raise();
   QTest::qWait(50);
   test::saveScreenshot(window_.tipErrorPlot()->grab().toImage(), "plot_tip_error_vs_fd_twin");
-  test::saveScreenshot(window_.grab().toImage(), "tip_error_vs_fd_twin_window");
+  test::saveScreenshot(test::grabWindow(window_), "tip_error_vs_fd_twin_window");
 }
 
 TEST_F(TipErrorTest, CancellingTheRunCancelsItsTwin) {

@@ -12,6 +12,7 @@
 
 #include "tendril_version.hpp"
 #include "ui/viewport/scene/scene_style.hpp"
+#include "ui/viewport/viewport_widget.hpp"
 
 namespace tendril::test {
 namespace {
@@ -102,6 +103,17 @@ int countDifferentPixels(const QImage& a, const QImage& b) {
     }
   }
   return count;
+}
+
+QImage grabWindow(QWidget& widget) {
+  QList<ViewportWidget*> views = widget.findChildren<ViewportWidget*>();
+  if (auto* self = qobject_cast<ViewportWidget*>(&widget)) {
+    views.append(self);
+  }
+  for (ViewportWidget* view : views) {
+    view->flushPendingRender();
+  }
+  return widget.grab().toImage();
 }
 
 void saveScreenshot(const QImage& image, const QString& name) {

@@ -27,6 +27,11 @@ int countBlackPixels(const QImage& image);
 /// \brief Pixels that differ between two images of the same size.
 int countDifferentPixels(const QImage& a, const QImage& b);
 
+/// \brief \p widget as it would appear now: every 3D view in it first renders a pending picture
+///        (ViewportWidget::flushPendingRender), since a repaint draws the last rendered one until
+///        the view's render timer fires. Use it for every screenshot of a window or dialog.
+QImage grabWindow(QWidget& widget);
+
 /// \brief Saves \p image as <build>/screenshots/<name>.png for a human to look at.
 void saveScreenshot(const QImage& image, const QString& name);
 

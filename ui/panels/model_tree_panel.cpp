@@ -148,6 +148,18 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
                .arg(QString::fromStdString(chain.a.link), QString::fromStdString(chain.b.link)));
     owner(chain.a.link)->addChild(item);
   }
+  // rigid links with a volume, drag and added mass of their own in the fluid
+  if (robot.environment.fluid) {
+    for (std::size_t i = 0; i < robot.environment.fluid->bodies.size(); ++i) {
+      const std::string& link = robot.environment.fluid->bodies[i].link;
+      QTreeWidgetItem* item = makeItem({tr("in fluid"), tr("fluid"), QString()},
+                                       QString("/environment/fluid/bodies/%1").arg(i), kNotALink);
+      item->setToolTip(
+          0,
+          tr("volume, drag and added mass of %1 in the fluid").arg(QString::fromStdString(link)));
+      owner(link)->addChild(item);
+    }
+  }
   expandAll();
   for (int column = 1; column < columnCount(); ++column) {
     resizeColumnToContents(column);

@@ -1,8 +1,9 @@
 #pragma once
 // Left panel: the robot's structure as a tree. Links hang below their parents; a link's cables,
-// point loads, joint inputs and closed-loop joints (below body A) hang below it. Every item is
-// addressed by the JSON pointer of what it shows ("" for the robot, "/links/2", "/cables/0",
-// "/point_loads/1", "/joint_inputs/0", "/closed_chains/0"). Dragging a link onto another link (or
+// point loads, joint inputs, closed-loop joints (below body A) and entry in the fluid hang below
+// it. Every item is addressed by the JSON pointer of what it shows ("" for the robot, "/links/2",
+// "/cables/0", "/point_loads/1", "/joint_inputs/0", "/closed_chains/0",
+// "/environment/fluid/bodies/0"). Dragging a link onto another link (or
 // the robot) asks to re-parent it; the tree itself only changes when the description does.
 
 #include <QTreeWidget>

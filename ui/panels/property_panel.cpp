@@ -1,12 +1,16 @@
 #include "ui/panels/property_panel.hpp"
 
+#include <QAction>
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QScrollBar>
 #include <QStyledItemDelegate>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/model/description_edit.hpp"
@@ -18,6 +22,9 @@ using Json = nlohmann::json;
 
 constexpr int kPointerRole = Qt::UserRole + 1;
 constexpr int kChoicesRole = Qt::UserRole + 2;
+constexpr int kTablePointsRole = Qt::UserRole + 3;  // a table's ".../points", on it and its points
+constexpr int kTablePointRole = Qt::UserRole + 4;   // the point's index (-1: the whole table)
+constexpr int kTableSizeRole = Qt::UserRole + 5;    // how many points the table has
 constexpr int kValueColumn = 1;
 constexpr int kUnitColumn = 2;
 
@@ -66,28 +73,68 @@ QString labelFor(const QString& key, const Json& parent) {
   return key;
 }
 
-void addRows(QTreeWidgetItem* parent, const Json& value, const std::string& pointer,
-             const QString& label) {
+// the points of a time-function table: [[t0, v0], [t1, v1], ...]
+bool isTablePoints(const Json& value, const std::string& pointer) {
+  return pointer.size() > 7 && pointer.compare(pointer.size() - 7, 7, "/points") == 0 &&
+         value.is_array() && !value.empty() &&
+         std::all_of(value.begin(), value.end(), [](const Json& p) {
+           return p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number();
+         });
+}
+
+void setLeaf(QTreeWidgetItem* item, const Json& value, const RobotDescription& robot,
+             const std::string& pointer) {
+  item->setText(kValueColumn, QString::fromStdString(textFromValue(value)));
+  const QString unit = QString::fromStdString(fieldUnit(robot, pointer));
+  item->setText(kUnitColumn, unit);
+  item->setToolTip(kUnitColumn, unit);  // the column is narrow: long units are elided
+  item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable);
+}
+
+void addRows(QTreeWidgetItem* parent, const Json& value, const RobotDescription& robot,
+             const std::string& pointer, const QString& label) {
   auto* item = new QTreeWidgetItem(parent, {label});
   item->setData(0, kPointerRole, QString::fromStdString(pointer));
+  item->setToolTip(0, QString::fromStdString(pointer));
+  // a table's points: edited as a whole ("t0, v0; t1, v1; ...") or point by point below
+  if (isTablePoints(value, pointer)) {
+    setLeaf(item, value, robot, pointer);
+    item->setData(0, kTablePointsRole, QString::fromStdString(pointer));
+    item->setData(0, kTablePointRole, -1);
+    item->setData(0, kTableSizeRole, static_cast<int>(value.size()));
+    item->setToolTip(kValueColumn,
+                     QObject::tr("Double-click to edit all points as \"t0, v0; t1, v1; ...\" "
+                                 "(times increasing); right-click to add or remove a point"));
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const std::string at = pointer + "/" + std::to_string(i);
+      auto* point = new QTreeWidgetItem(item, {QString::number(i + 1)});
+      point->setData(0, kPointerRole, QString::fromStdString(at));
+      setLeaf(point, value[i], robot, at);
+      point->setData(0, kTablePointsRole, QString::fromStdString(pointer));
+      point->setData(0, kTablePointRole, static_cast<int>(i));
+      point->setData(0, kTableSizeRole, static_cast<int>(value.size()));
+      point->setToolTip(kValueColumn, QObject::tr("Double-click to edit \"t, value\"; "
+                                                  "right-click to add or remove a point"));
+    }
+    return;
+  }
   const bool numeric_list =
       value.is_array() && !value.empty() &&
       std::all_of(value.begin(), value.end(), [](const Json& v) { return v.is_number(); });
   if (value.is_object() || (value.is_array() && !numeric_list)) {
     item->setFlags(Qt::ItemIsEnabled);
     for (const auto& [key, child] : value.items()) {
-      addRows(item, child, pointer + "/" + key, labelFor(QString::fromStdString(key), value));
+      addRows(item, child, robot, pointer + "/" + key,
+              labelFor(QString::fromStdString(key), value));
     }
     return;
   }
-  item->setText(kValueColumn, QString::fromStdString(textFromValue(value)));
-  item->setText(kUnitColumn, QString::fromStdString(fieldUnit(pointer)));
+  setLeaf(item, value, robot, pointer);
   QStringList choices;
   for (const std::string& choice : fieldChoices(pointer)) {
     choices << QString::fromStdString(choice);
   }
   item->setData(0, kChoicesRole, choices);
-  item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable);
   item->setToolTip(kValueColumn, QObject::tr("Double-click to edit"));
 }
 
@@ -103,16 +150,33 @@ PropertyPanel::PropertyPanel(QWidget* parent) : QWidget(parent) {
   tree_->setObjectName("propertyTree");
   tree_->setHeaderLabels({tr("Property"), tr("Value"), tr("Unit")});
   tree_->setRootIsDecorated(true);
+  tree_->setIndentation(12);  // fields nest five deep (soft, divisions, material, ...)
   tree_->setUniformRowHeights(true);
   tree_->setSelectionMode(QAbstractItemView::SingleSelection);
   tree_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                          QAbstractItemView::SelectedClicked);
   tree_->setItemDelegate(new ValueDelegate(tree_));
-  // long values are elided rather than pushing the unit out of sight
+  // the three columns fit the panel: the value stretches, the property and unit columns are
+  // sized by fitColumns (the user may drag them); long units are elided, whole in the tooltip
   tree_->header()->setStretchLastSection(false);
-  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
   tree_->header()->setSectionResizeMode(kValueColumn, QHeaderView::Stretch);
-  tree_->header()->setSectionResizeMode(kUnitColumn, QHeaderView::ResizeToContents);
+  tree_->header()->setSectionResizeMode(kUnitColumn, QHeaderView::Interactive);
+  tree_->header()->setMinimumSectionSize(24);
+  tree_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  tree_->setTextElideMode(Qt::ElideRight);
+  tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(tree_, &QWidget::customContextMenuRequested, this, [this](const QPoint& position) {
+    QTreeWidgetItem* item = tree_->itemAt(position);
+    if (item == nullptr) {
+      return;
+    }
+    tree_->setCurrentItem(item);
+    if (QMenu* menu = createContextMenu(item->data(0, kPointerRole).toString())) {
+      menu->setAttribute(Qt::WA_DeleteOnClose);
+      menu->popup(tree_->viewport()->mapToGlobal(position));
+    }
+  });
   error_ = new QLabel(this);
   error_->setObjectName("propertyError");
   error_->setWordWrap(true);
@@ -143,10 +207,16 @@ void PropertyPanel::showSelection(const RobotDescription& robot, const QString& 
   showError({});
   if (found) {
     const Json& item = json[where];
-    title_->setText(item.contains("name") ? QString::fromStdString(item["name"].get<std::string>())
-                                          : pointer);
+    if (item.contains("name")) {
+      title_->setText(QString::fromStdString(item["name"].get<std::string>()));
+    } else if (pointer.startsWith("/environment/fluid/bodies/") && item.contains("link")) {
+      title_->setText(
+          tr("%1 in the fluid").arg(QString::fromStdString(item["link"].get<std::string>())));
+    } else {
+      title_->setText(pointer);
+    }
     for (const auto& [key, value] : item.items()) {
-      addRows(tree_->invisibleRootItem(), value, pointer_.toStdString() + "/" + key,
+      addRows(tree_->invisibleRootItem(), value, robot, pointer_.toStdString() + "/" + key,
               QString::fromStdString(key));
     }
   } else {
@@ -155,11 +225,12 @@ void PropertyPanel::showSelection(const RobotDescription& robot, const QString& 
     for (const auto& [key, value] : json.items()) {
       if (key != "schema_version" &&
           !(value.is_array() && (value.empty() || value[0].is_object()))) {
-        addRows(tree_->invisibleRootItem(), value, "/" + key, QString::fromStdString(key));
+        addRows(tree_->invisibleRootItem(), value, robot, "/" + key, QString::fromStdString(key));
       }
     }
   }
   tree_->expandAll();
+  fitColumns();
   tree_->verticalScrollBar()->setValue(scroll);
   tree_->horizontalScrollBar()->setValue(0);
   populating_ = false;
@@ -180,6 +251,10 @@ QString PropertyPanel::unitOf(const QString& name) const {
   const QList<QTreeWidgetItem*> found =
       tree_->findItems(name, Qt::MatchExactly | Qt::MatchRecursive, 0);
   return found.isEmpty() ? QString() : found.front()->text(kUnitColumn);
+}
+
+QString PropertyPanel::pointerOf(const QTreeWidgetItem* item) {
+  return item == nullptr ? QString() : item->data(0, kPointerRole).toString();
 }
 
 QTreeWidgetItem* PropertyPanel::itemFor(const QString& pointer) const {
@@ -207,6 +282,50 @@ QTreeWidget* PropertyPanel::tree() const {
 
 QString PropertyPanel::shownPointer() const {
   return pointer_;
+}
+
+void PropertyPanel::fitColumns() {
+  const int available = tree_->viewport()->width();
+  const QFontMetrics metrics = tree_->fontMetrics();
+  // a unit such as "kg/m^3" whole; longer lists of units are elided (tooltip)
+  const int unit = std::clamp(metrics.horizontalAdvance(QStringLiteral("kg/m^3")) + 12, 56,
+                              std::max(56, available / 4));
+  // property names as wide as they need, but never more than 55 % of the panel
+  tree_->resizeColumnToContents(0);
+  const int property =
+      std::clamp(tree_->header()->sectionSize(0), 60, std::max(60, available * 11 / 20));
+  tree_->header()->resizeSection(kUnitColumn, unit);
+  tree_->header()->resizeSection(0, property);
+}
+
+void PropertyPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  fitColumns();
+}
+
+QMenu* PropertyPanel::createContextMenu(const QString& pointer) {
+  QTreeWidgetItem* item = itemFor(pointer);
+  if (item == nullptr || item->data(0, kTablePointsRole).toString().isEmpty()) {
+    return nullptr;
+  }
+  const QString points = item->data(0, kTablePointsRole).toString();
+  const int index = item->data(0, kTablePointRole).toInt();
+  const int size = item->data(0, kTableSizeRole).toInt();
+  auto* menu = new QMenu(this);
+  QAction* add = menu->addAction(index < 0 ? tr("Add Point at the End") : tr("Add Point After"));
+  add->setObjectName("addTablePoint");
+  add->setToolTip(tr("Halfway to the next point, or one interval after the last"));
+  const int after = index < 0 ? size - 1 : index;
+  connect(add, &QAction::triggered, this,
+          [this, points, after] { emit addTablePointRequested(points, after); });
+  if (index >= 0) {
+    QAction* remove = menu->addAction(tr("Remove Point %1").arg(index + 1));
+    remove->setObjectName("removeTablePoint");
+    remove->setEnabled(size > 2);  // a table keeps two points
+    connect(remove, &QAction::triggered, this,
+            [this, points, index] { emit removeTablePointRequested(points, index); });
+  }
+  return menu;
 }
 
 void PropertyPanel::showError(const QString& message) {

@@ -1,6 +1,8 @@
 #pragma once
-// Right panel: every field of the selected item (a link, a cable, a point load, or the robot)
-// with its unit, straight from the engine's JSON form of the description. Leaves are edited in
+// Right panel: every field of the selected item (a link, a cable, a point load, a rigid link's
+// entry in the fluid, or the robot) with its unit, straight from the engine's JSON form of the
+// description. A time-function table is edited as a whole ("t0, v0; t1, v1; ...") or point by
+// point, and its context menu adds and removes points. Leaves are edited in
 // place (a list of choices for enumerated fields); the panel only reports what was typed
 // (editRequested): the main window checks it, applies it as an undoable edit, or hands the reason
 // back (showError) while the old value stays.
@@ -11,6 +13,7 @@
 #include "core/model/description.hpp"
 
 class QLabel;
+class QMenu;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -32,6 +35,8 @@ class PropertyPanel : public QWidget {
   [[nodiscard]] QString valueOf(const QString& name) const;
   /// \brief Unit shown beside the property named \p name, or empty.
   [[nodiscard]] QString unitOf(const QString& name) const;
+  /// \brief The JSON pointer of the field a row shows.
+  [[nodiscard]] static QString pointerOf(const QTreeWidgetItem* item);
   /// \brief The row of the field at JSON pointer \p pointer, or nullptr.
   [[nodiscard]] QTreeWidgetItem* itemFor(const QString& pointer) const;
   /// \brief Opens the editor of the field at \p pointer. \return false when it is not editable
@@ -40,6 +45,10 @@ class PropertyPanel : public QWidget {
   /// \brief Pointer of the item shown.
   [[nodiscard]] QString shownPointer() const;
 
+  /// \brief The context menu of the field at \p pointer (caller owns it), or nullptr when it has
+  ///        none: a time-function table and its points offer "Add Point" and "Remove Point".
+  [[nodiscard]] QMenu* createContextMenu(const QString& pointer);
+
   /// \brief Shows why the last edit was refused (empty: hides the message).
   void showError(const QString& message);
   [[nodiscard]] QString errorText() const;
@@ -47,9 +56,18 @@ class PropertyPanel : public QWidget {
  signals:
   /// \brief The field at \p pointer was given the text \p text (not yet checked).
   void editRequested(const QString& pointer, const QString& text);
+  /// \brief A point should be inserted after point \p after of the table at \p points_pointer.
+  void addTablePointRequested(const QString& points_pointer, int after);
+  /// \brief Point \p index of the table at \p points_pointer should be removed.
+  void removeTablePointRequested(const QString& points_pointer, int index);
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void onItemChanged(QTreeWidgetItem* item, int column);
+  /// the property and unit columns sized so that all three fit the panel
+  void fitColumns();
 
   QLabel* title_ = nullptr;
   QTreeWidget* tree_ = nullptr;

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -53,7 +54,7 @@ TimelineBar::TimelineBar(QWidget* parent)
   addWidget(slider_);
 
   frame_label_ = new QLabel(this);
-  frame_label_->setMinimumWidth(90);
+  frame_label_->setObjectName("frameLabel");
   frame_label_->setAlignment(Qt::AlignCenter);
   addWidget(frame_label_);
 
@@ -94,6 +95,7 @@ void TimelineBar::setFrameCount(int count) {
   }
   updateEnabled();
   updateLabel();
+  updateLabelWidth();
 }
 
 int TimelineBar::frameCount() const {
@@ -218,6 +220,24 @@ void TimelineBar::onPlaybackTick() {
 
 void TimelineBar::updateLabel() {
   frame_label_->setText(tr("frame %1 / %2").arg(currentFrame() + 1).arg(frameCount()));
+}
+
+// wide enough for the widest label of this count ("frame 201 / 201"), so that the tool bar never
+// squeezes it, and steady while the frame number changes; a digit wider than those of the count
+// (proportional fonts) is covered by measuring the widest digit
+void TimelineBar::updateLabelWidth() {
+  const QFontMetrics metrics = frame_label_->fontMetrics();
+  QChar widest = '0';
+  for (QChar digit : QStringLiteral("0123456789")) {
+    if (metrics.horizontalAdvance(digit) > metrics.horizontalAdvance(widest)) {
+      widest = digit;
+    }
+  }
+  const QString digits(QString::number(std::max(frameCount(), 1)).size(), widest);
+  const QString widest_text = tr("frame %1 / %2").arg(digits, digits);
+  const QMargins margins = frame_label_->contentsMargins();
+  frame_label_->setMinimumWidth(metrics.horizontalAdvance(widest_text) + margins.left() +
+                                margins.right() + 2 * frame_label_->margin() + 8);
 }
 
 void TimelineBar::updateEnabled() {

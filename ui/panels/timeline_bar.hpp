@@ -56,6 +56,7 @@ class TimelineBar : public QToolBar {
   void onSliderMoved(int frame);
   void onPlaybackTick();
   void updateLabel();
+  void updateLabelWidth();
   void updateEnabled();
 
   void restartClock();

@@ -285,6 +285,17 @@ QImage ViewportWidget::grabFramebuffer() {
   return impl_->image;
 }
 
+bool ViewportWidget::flushPendingRender() {
+  if (!impl_->stale && !impl_->image.isNull()) {
+    return false;
+  }
+  impl_->render_timer.stop();
+  const int before = impl_->render_count;
+  impl_->renderImage();
+  update();
+  return impl_->render_count != before;
+}
+
 int ViewportWidget::renderCount() const {
   return impl_->render_count;
 }

@@ -35,6 +35,10 @@ class ViewportWidget : public QWidget {
   /// \brief The picture of the current view, rendered now if anything changed since the last
   ///        render (RGB32, device pixels). Null when OpenGL is unavailable.
   [[nodiscard]] QImage grabFramebuffer();
+  /// \brief Renders now when a render is pending (the scene, camera or size changed since the
+  ///        last picture) and schedules a repaint, so that a grab() or repaint that follows shows
+  ///        the current scene rather than the last picture. \return whether it rendered
+  bool flushPendingRender();
   /// \brief How many times the scene was rendered (tests and benchmarks: unchanged views are
   ///        not rendered again).
   [[nodiscard]] int renderCount() const;

@@ -111,6 +111,120 @@ TEST(DescriptionEdit, NamesTheUnitsOfFields) {
   EXPECT_FALSE(fieldChoices("/links/0/joint/type").empty());
 }
 
+TEST(DescriptionEdit, NamesTheEngineUnitsOfContactAndFluidFields) {
+  // Hunt-Crossley c multiplies the penetration rate [m/s]: c is in s/m, not a viscosity
+  EXPECT_EQ(fieldUnit("/environment/contact/damping"), "s/m");
+  EXPECT_EQ(fieldUnit("/links/1/soft/divisions/0/material/damping"), "Pa s");
+  EXPECT_EQ(fieldUnit("/environment/contact/stiffness"), "N/m^p");
+  EXPECT_EQ(fieldUnit("/environment/contact/slip_velocity"), "m/s");
+  EXPECT_EQ(fieldUnit("/environment/contact/smoothing"), "m");
+  EXPECT_EQ(fieldUnit("/environment/contact/planes/0/point"), "m");
+  EXPECT_EQ(fieldUnit("/environment/contact/spheres/0/centre"), "m");
+  EXPECT_EQ(fieldUnit("/environment/contact/planes/0/normal"), "");
+  EXPECT_EQ(fieldUnit("/environment/fluid/bodies/0/volume"), "m^3");
+  EXPECT_EQ(fieldUnit("/environment/fluid/bodies/0/drag"),
+            "N s^2, N s^2, N s^2, N s^2/m^2, N s^2/m^2, N s^2/m^2");
+  EXPECT_EQ(fieldUnit("/environment/fluid/bodies/0/added_mass"),
+            "kg m^2, kg m^2, kg m^2, kg, kg, kg");
+  EXPECT_EQ(fieldUnit("/cables/0/tension/points"), "s, N");
+  EXPECT_EQ(fieldUnit("/cables/0/tension/points/2"), "s, N");
+  EXPECT_EQ(fieldUnit("/point_loads/0/scale/points"), "s, -");
+  EXPECT_EQ(fieldUnit("/point_loads/0/scale/offset"), "");
+  EXPECT_EQ(fieldUnit("/point_loads/0/offset"), "m");
+  EXPECT_EQ(fieldUnit("/cables/0/tension/offset"), "N");
+}
+
+TEST(DescriptionEdit, NamesTheUnitsOfJointInputsAndCableCoefficientsFromTheRobot) {
+  RobotDescription robot = hybridRobot();  // "arm" is revolute
+  addJointInput(robot, "arm");
+  addCable(robot, "rod");
+  EXPECT_EQ(fieldUnit(robot, "/joint_inputs/0/value/value"), "N m");
+  robot.joint_inputs[0].mode = JointInputDesc::Mode::Position;
+  EXPECT_EQ(fieldUnit(robot, "/joint_inputs/0/value/value"), "rad");
+  robot.links[0].joint.type = JointType::Prismatic;
+  EXPECT_EQ(fieldUnit(robot, "/joint_inputs/0/value/value"), "m");
+  EXPECT_EQ(fieldUnit(robot, "/joint_inputs/0/value/points"), "s, m");
+  robot.cables[0].path[0].y = {0.005, 0.01, 0.0};
+  EXPECT_EQ(fieldUnit(robot, "/cables/0/path/0/y"), "m, -, 1/m");
+  EXPECT_EQ(fieldUnit(robot, "/cables/0/path/0/z"), "m");
+  EXPECT_EQ(fieldUnit(robot, "/links/0/rigid/mass"), "kg");
+}
+
+TEST(DescriptionEdit, ReadsTablePointsAndRefusesBadOnesWithTheReason) {
+  const nlohmann::json like = nlohmann::json::parse("[[0, 1], [1, 1]]");
+  EXPECT_EQ(valueFromText("0, 0; 0.5, 2; 2, 3;", like, "/p"),
+            nlohmann::json::parse("[[0, 0], [0.5, 2], [2, 3]]"));
+  EXPECT_EQ(textFromValue(nlohmann::json::parse("[[0, 0], [0.5, 2]]")), "0, 0; 0.5, 2");
+  auto reason = [&like](const std::string& text) {
+    try {
+      (void)valueFromText(text, like, "/p");
+    } catch (const ParseError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(reason("0, 1; 1, 2; 1, 3").find("increase strictly"), std::string::npos);
+  EXPECT_NE(reason("0, 1; 2, 2; 1, 3").find("point 3"), std::string::npos);
+  EXPECT_NE(reason("0, 1").find("at least 2 points"), std::string::npos);
+  EXPECT_NE(reason("0, 1; 1, nan").find("finite"), std::string::npos);
+  EXPECT_NE(reason("0, 1; 1, inf").find("finite"), std::string::npos);
+  EXPECT_NE(reason("0, 1; 1, 2, 3").find("point 2"), std::string::npos);
+  EXPECT_NE(reason("0, 1, 1, 2").find("expected \"t, value\""), std::string::npos);
+  EXPECT_NE(reason("").find("at least 2 points"), std::string::npos);
+}
+
+TEST(DescriptionEdit, TablesTakeAnyNumberOfPointsButKeepTwo) {
+  RobotDescription robot = hybridRobot();
+  addCable(robot, "rod");
+  robot = withValue(robot, "/cables/0/tension/type", "table");
+  ASSERT_EQ(robot.cables[0].tension.table.size(), 2u);
+  // typed as text, through the same checks as any field
+  robot = withValue(
+      robot, "/cables/0/tension/points",
+      valueFromText("0, 0; 0.5, 2; 1, 2; 3, 0", valueAt(robot, "/cables/0/tension/points"),
+                    "/cables/0/tension/points"));
+  ASSERT_EQ(robot.cables[0].tension.table.size(), 4u);
+  EXPECT_DOUBLE_EQ(robot.cables[0].tension(0.25), 1.0);
+  // inserted halfway, or one interval past the end at the last value
+  EXPECT_EQ(addTablePoint(robot, "/cables/0/tension/points", 0), 1);
+  EXPECT_EQ(robot.cables[0].tension.table[1], (std::array<double, 2>{0.25, 1.0}));
+  EXPECT_EQ(addTablePoint(robot, "/cables/0/tension/points", 4), 5);
+  EXPECT_EQ(robot.cables[0].tension.table[5], (std::array<double, 2>{5.0, 0.0}));
+  EXPECT_EQ(robot.cables[0].tension.table.size(), 6u);
+  EXPECT_THROW(addTablePoint(robot, "/cables/0/tension/points", 6), ParseError);
+  EXPECT_THROW(addTablePoint(robot, "/cables/0/tension/value", 0), ParseError);
+  for (int i = 0; i < 4; ++i) removeTablePoint(robot, "/cables/0/tension/points", 1);
+  ASSERT_EQ(robot.cables[0].tension.table.size(), 2u);
+  const RobotDescription two = robot;
+  EXPECT_THROW(removeTablePoint(robot, "/cables/0/tension/points", 0), ParseError);
+  EXPECT_EQ(robot, two);
+}
+
+TEST(DescriptionEdit, ListsRigidLinksInTheFluidAndDropsThemWithTheLink) {
+  RobotDescription robot = hybridRobot();
+  EXPECT_THROW(addFluidBody(robot, "arm"), ParseError);  // no fluid yet
+  robot.environment.fluid = FluidDesc{};
+  EXPECT_THROW(addFluidBody(robot, "rod"), ParseError);  // rods use the coefficients
+  EXPECT_THROW(addFluidBody(robot, "nothing"), ParseError);
+  EXPECT_EQ(addFluidBody(robot, "arm"), 0);
+  ASSERT_EQ(robot.environment.fluid->bodies.size(), 1u);
+  EXPECT_EQ(findFluidBody(robot, "arm"), 0);
+  EXPECT_EQ(findFluidBody(robot, "rod"), -1);
+  // the volume it displaced anyway: the 0.2 x 0.04 x 0.04 box
+  EXPECT_NEAR(robot.environment.fluid->bodies[0].volume.value_or(0.0), 0.2 * 0.04 * 0.04, 1e-15);
+  EXPECT_THROW(addFluidBody(robot, "arm"), ParseError);  // listed once
+  robot = withValue(robot, "/environment/fluid/bodies/0/drag", {0, 0, 0, 1, 2, 3});
+  EXPECT_EQ(robot.environment.fluid->bodies[0].drag[5], 3.0);
+
+  RobotDescription removed = robot;
+  removeItem(removed, "/environment/fluid/bodies/0");
+  EXPECT_TRUE(removed.environment.fluid->bodies.empty());
+  EXPECT_THROW(removeItem(removed, "/environment/fluid/bodies/0"), ParseError);
+  // removing the link drops its entry too (else the model would name an unknown link)
+  removeItem(robot, "/links/0");
+  EXPECT_TRUE(robot.environment.fluid->bodies.empty());
+}
+
 TEST(DescriptionEdit, ReparentsButNeverIntoACycle) {
   RobotDescription robot = hybridRobot();
   addLink(robot, makeRigidLink("second", JointType::Revolute), "world");
