@@ -1070,7 +1070,15 @@ int RobotScene::pickLink(double x, double y) const {
   for (const auto& body : impl_->bodies) {
     picker->AddPickList(body);
   }
-  if (picker->Pick(x, y, 0.0, impl_->renderer) == 0) {
+  // VTK 9.1's cell picker misses a body whose centre lies exactly on the ray through the centre
+  // of the view (where Reset View puts a lone body): a quarter pixel off, it hits
+  constexpr double kNudge = 0.25;
+  constexpr std::array<std::array<double, 2>, 5> kOffsets{
+      {{0.0, 0.0}, {kNudge, kNudge}, {-kNudge, -kNudge}, {kNudge, -kNudge}, {-kNudge, kNudge}}};
+  const auto hits = [&](const std::array<double, 2>& d) {
+    return picker->Pick(x + d[0], y + d[1], 0.0, impl_->renderer) != 0;
+  };
+  if (std::none_of(kOffsets.begin(), kOffsets.end(), hits)) {
     return -1;
   }
   vtkActor* hit = picker->GetActor();
