@@ -92,19 +92,23 @@ std::string trim(const std::string& text) {
   return text.substr(first, last - first + 1);
 }
 
-double parseNumber(const std::string& text, const std::string& pointer) {
+std::optional<double> finiteNumber(const std::string& text) {
   const std::string trimmed = trim(text);
   std::size_t used = 0;
   double value = 0.0;
   try {
     value = std::stod(trimmed, &used);
   } catch (const std::exception&) {
-    used = 0;
+    return std::nullopt;
   }
-  if (trimmed.empty() || used != trimmed.size() || !std::isfinite(value)) {
-    throw ParseError(pointer, "expected a number, got \"" + trimmed + "\"");
-  }
+  if (trimmed.empty() || used != trimmed.size() || !std::isfinite(value)) return std::nullopt;
   return value;
+}
+
+double parseNumber(const std::string& text, const std::string& pointer) {
+  const std::optional<double> value = finiteNumber(text);
+  if (!value) throw ParseError(pointer, "expected a number, got \"" + trim(text) + "\"");
+  return *value;
 }
 
 // "/cables/i/tension/type", "/point_loads/i/scale/type", "/joint_inputs/i/value/type"
@@ -134,19 +138,6 @@ bool isTable(const Json& value) {
          std::all_of(value.begin(), value.end(), [](const Json& p) {
            return p.is_array() && p.size() == 2 && p[0].is_number() && p[1].is_number();
          });
-}
-
-std::optional<double> finiteNumber(const std::string& text) {
-  const std::string trimmed = trim(text);
-  std::size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(trimmed, &used);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  if (trimmed.empty() || used != trimmed.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
 }
 
 // "t0, v0; t1, v1; ..." (a final ";" is allowed): at least 2 points, finite, times increasing

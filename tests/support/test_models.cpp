@@ -34,6 +34,34 @@ RobotDescription uniformRod(double length, double radius, const StrainBasisDesc&
   return robot;
 }
 
+RobotDescription rodKickedAtTheTip(double kick_time) {
+  StrainBasisDesc basis;
+  basis.order = {1, 2, 2, 0, -1, -1};
+  RobotDescription robot = uniformRod(0.3, 0.015, basis, 4);
+  PointLoadDesc load;
+  load.name = "kick";
+  load.link = "rod";
+  load.abscissa = -1.0;
+  load.wrench = {0, 0, 0, 0, 0, 100.0};
+  load.scale.kind = TimeFunction::Kind::Ramp;
+  load.scale.value = 1.0;
+  load.scale.start = kick_time;
+  load.scale.duration = 1e-9;
+  robot.point_loads.push_back(load);
+  return robot;
+}
+
+SimulationOptions kickedRodOptions(IntegratorKind integrator) {
+  SimulationOptions options;
+  options.integrator = integrator;
+  options.t_end = 0.2;
+  options.output_interval = 0.01;
+  options.relative_tolerance = 1e-4;
+  options.absolute_tolerance = 1e-6;
+  options.min_step = 1e-5;
+  return options;
+}
+
 LinkDesc rigidLink(const std::string& name, const std::string& parent, JointType type, Vec3 axis) {
   LinkDesc link;
   link.name = name;

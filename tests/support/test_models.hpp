@@ -19,6 +19,14 @@ RobotDescription example(const std::string& stem);
 RobotDescription uniformRod(double length, double radius, const StrainBasisDesc& basis,
                             int gauss_points = 5, int magnus_order = 4);
 
+/// \brief A 0.3 m rod (bending, torsion and stretch modes) whose tip is hit by a 100 N force
+///        switched on within a nanosecond at \p kick_time: a jump no step below a minimum step of
+///        1e-5 s can hold.
+RobotDescription rodKickedAtTheTip(double kick_time);
+/// \brief 0.2 s of it with \p integrator at rtol 1e-4, atol 1e-6, outputs every 10 ms and a
+///        minimum step of 1e-5 s.
+SimulationOptions kickedRodOptions(IntegratorKind integrator);
+
 /// \brief A rigid link on a joint of the given type (box body, CoM off the joint axis).
 LinkDesc rigidLink(const std::string& name, const std::string& parent, JointType type,
                    Vec3 axis = {0, 0, 1});

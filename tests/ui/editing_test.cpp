@@ -78,18 +78,7 @@ class EditingTest : public ::testing::Test {
 
   /// Types \p text into the property editor of the field at \p pointer, as a person would.
   void typeIntoField(const QString& pointer, const QString& text) {
-    ASSERT_TRUE(window_.propertyPanel()->editField(pointer)) << pointer.toStdString();
-    QPointer<QLineEdit> editor;
-    for (QLineEdit* candidate : window_.propertyPanel()->tree()->findChildren<QLineEdit*>()) {
-      if (candidate->isVisible()) editor = candidate;
-    }
-    ASSERT_NE(editor, nullptr);
-    editor->selectAll();
-    QTest::keyClicks(editor, text);
-    QTest::keyClick(editor, Qt::Key_Return);
-    // the editor closes, then the edit is applied from the event loop
-    ASSERT_TRUE(QTest::qWaitFor([&editor] { return editor.isNull(); }, 2000));
-    QTest::qWait(20);
+    test::typeIntoField(*window_.propertyPanel(), pointer, text);
   }
 
   QTemporaryDir temp_;

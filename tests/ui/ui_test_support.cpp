@@ -4,13 +4,17 @@
 
 #include <QAction>
 #include <QDir>
+#include <QLineEdit>
 #include <QMessageBox>
+#include <QPointer>
 #include <QTest>
+#include <QTreeWidget>
 #include <QWidget>
 #include <cmath>
 #include <numbers>
 
 #include "tendril_version.hpp"
+#include "ui/panels/property_panel.hpp"
 #include "ui/viewport/scene/scene_style.hpp"
 #include "ui/viewport/viewport_widget.hpp"
 
@@ -145,6 +149,21 @@ QAction* findAction(const QWidget& window, const char* name) {
   auto* found = window.findChild<QAction*>(name);
   EXPECT_NE(found, nullptr) << name;
   return found;
+}
+
+void typeIntoField(PropertyPanel& panel, const QString& pointer, const QString& text) {
+  ASSERT_TRUE(panel.editField(pointer)) << pointer.toStdString();
+  QPointer<QLineEdit> editor;
+  for (QLineEdit* candidate : panel.tree()->findChildren<QLineEdit*>()) {
+    if (candidate->isVisible()) editor = candidate;
+  }
+  ASSERT_NE(editor, nullptr);
+  editor->selectAll();
+  QTest::keyClicks(editor, text);
+  QTest::keyClick(editor, Qt::Key_Return);
+  // the editor closes, then the edit is applied from the event loop
+  ASSERT_TRUE(QTest::qWaitFor([&editor] { return editor.isNull(); }, 2000));
+  QTest::qWait(20);
 }
 
 }  // namespace tendril::test

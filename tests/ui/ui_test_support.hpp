@@ -10,6 +10,10 @@ class QAction;
 class QMessageBox;
 class QWidget;
 
+namespace tendril {
+class PropertyPanel;
+}
+
 namespace tendril::test {
 
 /// \brief A tapered rod bent into a quarter circle, plus a box and a sphere.
@@ -31,6 +35,10 @@ int countDifferentPixels(const QImage& a, const QImage& b);
 ///        (ViewportWidget::flushPendingRender), since a repaint draws the last rendered one until
 ///        the view's render timer fires. Use it for every screenshot of a window or dialog.
 QImage grabWindow(QWidget& widget);
+
+/// \brief Types \p text into \p panel's editor of the field at \p pointer, as a person would, and
+///        presses Return; returns once the editor closed and the edit was applied.
+void typeIntoField(PropertyPanel& panel, const QString& pointer, const QString& text);
 
 /// \brief Saves \p image as <build>/screenshots/<name>.png for a human to look at.
 void saveScreenshot(const QImage& image, const QString& name);

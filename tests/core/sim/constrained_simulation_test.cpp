@@ -259,16 +259,19 @@ TEST(ConstrainedSimulationTest, ClosedChainExamplesAreAssembledAndRun) {
 // tolerances. With a Newton matrix built from dFD = M^-1 dr, stiff components were left
 // unconverged and CVODE stopped at t = 2.21 s on repeated error-test failures (h ~ 3e-7); the
 // force-space Newton matrix (second_order_linear_solver.hpp) carries it past that point.
-TEST(ConstrainedSimulationTest, FinRayBdfAtThePaperTolerancesGetsPastTheOldFailure) {
+SimulationResult finRayBdf(SimulationOptions options) {
   const Model model = buildModel(test::example("finray_finger"));
-  SimulationOptions options;
   options.integrator = IntegratorKind::Bdf;
+  return simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), options);
+}
+
+TEST(ConstrainedSimulationTest, FinRayBdfAtThePaperTolerancesGetsPastTheOldFailure) {
+  SimulationOptions options;
   options.t_end = 2.4;
   options.output_interval = 0.1;
   options.relative_tolerance = 1e-3;
   options.absolute_tolerance = 1e-6;
-  const SimulationResult result =
-      simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), options);
+  const SimulationResult result = finRayBdf(options);
   ASSERT_TRUE(result.completed) << result.message;
   EXPECT_LT(maxConstraintError(result), 1e-7);  // 1.5e-9 here: Baumgarte holds the loops
 }
@@ -277,16 +280,13 @@ TEST(ConstrainedSimulationTest, FinRayBdfAtThePaperTolerancesGetsPastTheOldFailu
 // mode at -2e8 /s left in it outruns the error estimate); the BDF stepper starts afresh from the
 // last accepted step and completes the run.
 TEST(ConstrainedSimulationTest, FinRayBdfRestartsAfterAStepSizeCollapseAndCompletes) {
-  const Model model = buildModel(test::example("finray_finger"));
   SimulationOptions options;
-  options.integrator = IntegratorKind::Bdf;
   options.t_end = 3.0;
   options.output_interval = 0.01;
   options.step = 0.0;  // no maximum step, as tendril-cli
   options.relative_tolerance = 3e-3;
   options.absolute_tolerance = 1e-5;
-  const SimulationResult result =
-      simulate(model, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), options);
+  const SimulationResult result = finRayBdf(options);
   ASSERT_TRUE(result.completed) << result.message;
   EXPECT_GE(result.statistics.restarts, 1);  // the case the test is about still arises
   // Baumgarte holds the loops across the restart; the drift follows the integration error, so the

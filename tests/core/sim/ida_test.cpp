@@ -154,27 +154,8 @@ TEST(IdaTest, AnalyticAndFiniteDifferenceJacobiansGiveTheSameRun) {
 // a tip force switched on within a nanosecond at t = 0.053 s: the step that holds the jump is
 // below the minimum step, and the run stops there with every earlier sample
 TEST(IdaTest, DivergenceKeepsTheSamplesAndNamesTheTime) {
-  StrainBasisDesc basis;
-  basis.order = {1, 2, 2, 0, -1, -1};
-  RobotDescription robot = test::uniformRod(0.3, 0.015, basis, 4);
-  PointLoadDesc load;
-  load.name = "kick";
-  load.link = "rod";
-  load.abscissa = -1.0;
-  load.wrench = {0, 0, 0, 0, 0, 100.0};
-  load.scale.kind = TimeFunction::Kind::Ramp;
-  load.scale.value = 1.0;
-  load.scale.start = 0.053;
-  load.scale.duration = 1e-9;
-  robot.point_loads.push_back(load);
-  const Model model = buildModel(robot);
-  SimulationOptions options;
-  options.integrator = IntegratorKind::Ida;
-  options.t_end = 0.2;
-  options.output_interval = 0.01;
-  options.relative_tolerance = 1e-4;
-  options.absolute_tolerance = 1e-6;
-  options.min_step = 1e-5;
+  const Model model = buildModel(test::rodKickedAtTheTip(0.053));
+  SimulationOptions options = test::kickedRodOptions(IntegratorKind::Ida);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nq);
   const SimulationResult result = simulate(model, zero, zero, options);
   EXPECT_FALSE(result.completed);
