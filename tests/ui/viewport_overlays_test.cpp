@@ -7,6 +7,7 @@
 #include <QSettings>
 #include <QTest>
 
+#include "core/model/data.hpp"
 #include "core/sim/make_frame.hpp"
 #include "ui/main_window.hpp"
 #include "ui/viewport/viewport_widget.hpp"
@@ -74,6 +75,33 @@ TEST_F(ViewportOverlaysTest, ContactObstaclesAreDrawn) {
   EXPECT_GT(test::countDifferentPixels(without, with), with.width() * with.height() / 50);
   EXPECT_LT(test::countBlackPixels(with), with.width() * with.height() / 4);
   test::saveScreenshot(with, "viewport_contact_cylinder");
+}
+
+// a horizontal cantilever bent down by a uniform curvature: the grid, first under the straight
+// rod, moves below the bent one instead of letting it through the floor
+TEST_F(ViewportOverlaysTest, TheGridStaysBelowASaggingRod) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("soft_cantilever.json")));
+  const FramePtr straight = window_.viewport()->currentFrame();
+  ASSERT_NE(straight, nullptr);
+  const double rest_height = window_.viewport()->gridHeight();
+  Model model = buildModel(window_.robot());
+  Data data(model);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  const VirtualJoint& first = model.joints[model.links[0].first_interval];
+  for (int k = 0; k < first.nq; ++k) {  // every bend_y mode positive: the tip goes down (-z)
+    if (first.basis_rows[k] == 1) q(first.idx_q + k) = 3.0;
+  }
+  auto bent = std::const_pointer_cast<Frame>(makeFrame(model, data, q, q, 0.1));
+  bent->model_revision = straight->model_revision;  // the same structure: an update in place
+  window_.viewport()->showFrame(bent);
+  double lowest = 0.0;
+  for (const Eigen::Vector3d& p : bent->rods.at(0).points) lowest = std::min(lowest, p.z());
+  ASSERT_LT(lowest, rest_height - 0.05);  // the bend really reaches below the first grid
+  EXPECT_LT(window_.viewport()->gridHeight(), lowest);
+  test::saveScreenshot(picture(), "viewport_grid_below_sagging_rod");
+
+  window_.viewport()->showFrame(straight);  // the grid stays down for the rest of the run
+  EXPECT_LT(window_.viewport()->gridHeight(), lowest);
 }
 
 TEST_F(ViewportOverlaysTest, ComputationalFramesToggleFromTheViewMenu) {

@@ -346,6 +346,10 @@ int ViewportWidget::cableLineCount() const {
   return impl_->scene.cableLineCount();
 }
 
+double ViewportWidget::gridHeight() const {
+  return impl_->scene.gridHeight();
+}
+
 int ViewportWidget::obstacleCount() const {
   return impl_->scene.obstacleCount();
 }

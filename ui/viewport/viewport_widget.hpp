@@ -69,6 +69,8 @@ class ViewportWidget : public QWidget {
   /// \brief Cable polylines and point-load arrows drawn now.
   [[nodiscard]] int cableLineCount() const;
   [[nodiscard]] int loadArrowCount() const;
+  /// \brief Height of the ground grid [m] (RobotScene::gridHeight).
+  [[nodiscard]] double gridHeight() const;
   /// \brief Contact obstacles drawn (RobotScene::obstacleCount).
   [[nodiscard]] int obstacleCount() const;
   /// \brief Joint glyphs and computational-point triads drawn now.

@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -226,6 +227,25 @@ double niceSpacing(double half_extent) {
   return 10.0 * decade;
 }
 
+// the floor: z = 0, or lower when the robot reaches below it
+double floorHeight(const std::optional<Bounds>& robot) {
+  return robot ? std::min(0.0, (*robot)[4]) : 0.0;
+}
+
+// the lowest point of the rods' surfaces and of the bodies' centres (a cheap test per frame)
+double lowestPoint(const Frame& frame) {
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const RodShape& rod : frame.rods) {
+    for (std::size_t i = 0; i < rod.points.size(); ++i) {
+      const double radius = i < rod.radii.size() ? rod.radii[i] : 0.0;
+      lowest = std::min(lowest, rod.points[i].z() - radius);
+    }
+  }
+  for (const BodyShape& body : frame.bodies)
+    lowest = std::min(lowest, body.pose_W.translation().z());
+  return lowest;
+}
+
 // a square grid on the floor under the robot, centred below it
 vtkSmartPointer<vtkPolyData> makeGrid(const std::optional<Bounds>& robot) {
   const Bounds b = robot.value_or(Bounds{-0.5, 0.5, -0.5, 0.5, 0.0, 0.0});
@@ -234,7 +254,7 @@ vtkSmartPointer<vtkPolyData> makeGrid(const std::optional<Bounds>& robot) {
   const double half = spacing * kGridLinesPerSide;
   const double cx = spacing * std::round(0.5 * (b[0] + b[1]) / spacing);
   const double cy = spacing * std::round(0.5 * (b[2] + b[3]) / spacing);
-  const double z = std::min(0.0, b[4]);
+  const double z = floorHeight(robot);
   vtkNew<vtkPoints> points;
   vtkNew<vtkCellArray> lines;
   for (int i = -kGridLinesPerSide; i <= kGridLinesPerSide; ++i) {
@@ -934,10 +954,20 @@ struct RobotScene::Impl {
     for (const auto& actor : obstacles) renderer->AddActor(actor);
   }
 
+  double grid_height = 0.0;  // z of the grid [m]
+
   void placeGrid(const std::optional<Bounds>& robot) {
     vtkMapper* mapper = grid->GetMapper();
     static_cast<vtkPolyDataMapper*>(mapper)->SetInputData(makeGrid(robot));
+    grid_height = floorHeight(robot);
     grid->VisibilityOn();
+  }
+
+  // a robot that sags or falls below the grid (placed under its first pose) takes the grid down
+  // with it, rather than passing through the floor; the grid never rises during a run
+  void lowerGridBelow(const Frame& frame) {
+    if (lowestPoint(frame) >= grid_height) return;
+    placeGrid(bounds());
   }
 
   std::optional<Bounds> bounds() const {
@@ -998,6 +1028,8 @@ bool RobotScene::show(const Frame& frame) {
     const std::optional<Bounds> bounds = impl_->bounds();
     impl_->placeGrid(bounds);
     impl_->placeObstacles(bounds);
+  } else {
+    impl_->lowerGridBelow(frame);
   }
   return rebuilt;
 }
@@ -1012,6 +1044,10 @@ void RobotScene::clear() {
 
 std::optional<Bounds> RobotScene::robotBounds() const {
   return impl_->bounds();
+}
+
+double RobotScene::gridHeight() const {
+  return impl_->grid_height;
 }
 
 int RobotScene::rebuildCount() const {

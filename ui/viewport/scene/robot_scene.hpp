@@ -60,6 +60,10 @@ class RobotScene {
   /// \brief Triads drawn for the current frame (0 while hidden).
   [[nodiscard]] int frameTriadCount() const;
 
+  /// \brief Height of the ground grid [m]: 0, or below the robot's lowest point since the
+  ///        structure was last rebuilt (the grid follows a sagging robot down, never up).
+  [[nodiscard]] double gridHeight() const;
+
   /// \brief Bounds of the robot actors (the grid excluded), or nullopt when nothing is shown.
   [[nodiscard]] std::optional<Bounds> robotBounds() const;
 
