@@ -253,11 +253,7 @@ void MainWindow::createPanels() {
   addToolBar(Qt::BottomToolBarArea, timeline_);
   connect(model_tree_, &ModelTreePanel::pointerSelected, this, &MainWindow::onPointerSelected);
   connect(model_tree_, &ModelTreePanel::reparentRequested, this, &MainWindow::reparentLink);
-  connect(model_tree_, &ModelTreePanel::contextMenuRequested, this, [this](const QPoint& at) {
-    QMenu* menu = createContextMenu();
-    menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->popup(at);
-  });
+  connect(model_tree_, &ModelTreePanel::contextMenuRequested, this, &MainWindow::popupContextMenu);
   // queued: the panel's editor is still closing when it reports the text
   connect(property_panel_, &PropertyPanel::editRequested, this, &MainWindow::setField,
           Qt::QueuedConnection);
@@ -266,6 +262,12 @@ void MainWindow::createPanels() {
   connect(property_panel_, &PropertyPanel::removeTablePointRequested, this,
           &MainWindow::removeTablePoint, Qt::QueuedConnection);
   connect(viewport_, &ViewportWidget::linkClicked, this, &MainWindow::onViewportClicked);
+  // right-clicking a body selects it, as a left click does, and offers the tree's menu for it
+  connect(viewport_, &ViewportWidget::linkContextMenuRequested, this,
+          [this](int link, const QPoint& at) {
+            onViewportClicked(link);
+            popupContextMenu(at);
+          });
   connect(timeline_, &TimelineBar::frameRequested, this, &MainWindow::onFrameRequested);
 }
 
@@ -897,6 +899,13 @@ void MainWindow::onPointerSelected(const QString& pointer) {
     viewport_->setFollowedLink(selectedLinkIndex());
   }
   updateModelActions();
+}
+
+void MainWindow::popupContextMenu(const QPoint& global_position) {
+  QMenu* menu = createContextMenu();
+  menu->setObjectName("contextMenu");
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->popup(global_position);
 }
 
 void MainWindow::onViewportClicked(int link) {

@@ -104,7 +104,8 @@ class MainWindow : public QMainWindow {
   /// \brief JSON pointer of the selected item ("" for the robot).
   [[nodiscard]] QString selection() const;
   void select(const QString& pointer);
-  /// \brief The context menu of the model tree for the current selection (caller owns it).
+  /// \brief The context menu of the model tree and the 3D view for the current selection (caller
+  ///        owns it).
   [[nodiscard]] QMenu* createContextMenu();
 
   // ---- files
@@ -249,6 +250,8 @@ class MainWindow : public QMainWindow {
   void onAbout();
   void onPointerSelected(const QString& pointer);
   void onViewportClicked(int link);
+  /// \brief Pops up createContextMenu() at \p global_position (the tree's and the 3D view's).
+  void popupContextMenu(const QPoint& global_position);
   void onSimulationSettings();
   void onAddClosedLoopJoint();
   void onAddLinkAlongRod();
