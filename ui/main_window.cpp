@@ -993,6 +993,9 @@ void MainWindow::onSimulationFinished(const QString& message, bool ok) {
     setBusy(false);
   }
   updateSimulationActions();
+  if (mismatch_series_[0] < 0) {  // say why its plot stays empty
+    mismatch_plot_->setPlaceholderText(tr("Sampling is off: Simulate > Sample Jacobian Mismatch"));
+  }
   const std::optional<RunOutcome> outcome = simulation_->lastOutcome();
   const bool cancelled = outcome && outcome->cancelled;
   if (!ok && !cancelled) {
