@@ -4,10 +4,12 @@
 #include <QActionGroup>
 #include <QChart>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QEventLoop>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -20,6 +22,7 @@
 #include <QPointF>
 #include <QProcess>
 #include <QProgressBar>
+#include <QProgressDialog>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QSignalBlocker>
@@ -77,6 +80,7 @@ const QString kRecentFilesKey = QStringLiteral("recentFiles");
 constexpr int kAutosaveIntervalMs = 60 * 1000;
 // while a run streams, the plots catch up with it this often (the viewport: every frame delivered)
 constexpr int kStreamingPlotIntervalMs = 100;
+constexpr int kKilledProcessWaitMs = 3000;  // for a killed ffmpeg to be reaped
 const QString kModelFilter = QStringLiteral("Tendril models (*.json);;All files (*)");
 const char* const kTipAxes[] = {"x", "y", "z"};
 
@@ -253,11 +257,7 @@ void MainWindow::createPanels() {
   addToolBar(Qt::BottomToolBarArea, timeline_);
   connect(model_tree_, &ModelTreePanel::pointerSelected, this, &MainWindow::onPointerSelected);
   connect(model_tree_, &ModelTreePanel::reparentRequested, this, &MainWindow::reparentLink);
-  connect(model_tree_, &ModelTreePanel::contextMenuRequested, this, [this](const QPoint& at) {
-    QMenu* menu = createContextMenu();
-    menu->setAttribute(Qt::WA_DeleteOnClose);
-    menu->popup(at);
-  });
+  connect(model_tree_, &ModelTreePanel::contextMenuRequested, this, &MainWindow::popupContextMenu);
   // queued: the panel's editor is still closing when it reports the text
   connect(property_panel_, &PropertyPanel::editRequested, this, &MainWindow::setField,
           Qt::QueuedConnection);
@@ -266,6 +266,12 @@ void MainWindow::createPanels() {
   connect(property_panel_, &PropertyPanel::removeTablePointRequested, this,
           &MainWindow::removeTablePoint, Qt::QueuedConnection);
   connect(viewport_, &ViewportWidget::linkClicked, this, &MainWindow::onViewportClicked);
+  // right-clicking a body selects it, as a left click does, and offers the tree's menu for it
+  connect(viewport_, &ViewportWidget::linkContextMenuRequested, this,
+          [this](int link, const QPoint& at) {
+            onViewportClicked(link);
+            popupContextMenu(at);
+          });
   connect(timeline_, &TimelineBar::frameRequested, this, &MainWindow::onFrameRequested);
 }
 
@@ -575,6 +581,19 @@ void MainWindow::createToolBars() {
   bar->addAction(camera_actions_[0]);
   bar->addAction(camera_actions_[1]);
   bar->addSeparator();
+  // what Run computes, in sight beside it (the same choice as Simulate > Settings)
+  analysis_combo_ = new QComboBox(bar);
+  analysis_combo_->setObjectName("analysisCombo");
+  analysis_combo_->addItem(tr("Dynamics"), static_cast<int>(Analysis::Dynamics));
+  analysis_combo_->addItem(tr("Statics"), static_cast<int>(Analysis::Statics));
+  analysis_combo_->setCurrentIndex(analysis_combo_->findData(static_cast<int>(analysis_)));
+  analysis_combo_->setToolTip(
+      tr("What Run computes: the dynamics from rest, or the static "
+         "equilibrium under the loads at t = 0 (also in Simulate > "
+         "Settings)"));
+  connect(analysis_combo_, &QComboBox::currentIndexChanged, this,
+          [this] { setAnalysis(static_cast<Analysis>(analysis_combo_->currentData().toInt())); });
+  bar->addWidget(analysis_combo_);
   bar->addAction(run_action_);
   bar->addAction(cancel_action_);
   view_menu_->insertAction(view_menu_->actions().value(docks_.size() + 1), bar->toggleViewAction());
@@ -899,6 +918,13 @@ void MainWindow::onPointerSelected(const QString& pointer) {
   updateModelActions();
 }
 
+void MainWindow::popupContextMenu(const QPoint& global_position) {
+  QMenu* menu = createContextMenu();
+  menu->setObjectName("contextMenu");
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->popup(global_position);
+}
+
 void MainWindow::onViewportClicked(int link) {
   select(link >= 0 ? QString("/links/%1").arg(link) : QString());
 }
@@ -984,6 +1010,9 @@ void MainWindow::onSimulationFinished(const QString& message, bool ok) {
     setBusy(false);
   }
   updateSimulationActions();
+  if (mismatch_series_[0] < 0) {  // say why its plot stays empty
+    mismatch_plot_->setPlaceholderText(tr("Sampling is off: Simulate > Sample Jacobian Mismatch"));
+  }
   const std::optional<RunOutcome> outcome = simulation_->lastOutcome();
   const bool cancelled = outcome && outcome->cancelled;
   if (!ok && !cancelled) {
@@ -1316,14 +1345,28 @@ bool MainWindow::confirmDiscardChanges() {
 
 // ---- replay and settings
 
+// a modal progress dialog with Cancel: while it is up, setValue() runs the event loop (so the
+// window repaints and Cancel works) and the window itself takes no input
 int MainWindow::exportPngSequence(const QString& directory) {
+  export_cancelled_ = false;
   const auto count = static_cast<int>(simulation_->frameCount());
   if (count == 0 || !QDir().mkpath(directory)) {
     return 0;
   }
+  QProgressDialog progress(tr("Writing the replay's frames..."), tr("Cancel"), 0, count, this);
+  progress.setObjectName("exportProgressDialog");
+  progress.setWindowTitle(tr("Export Replay"));
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(0);
+  progress.setAutoReset(false);
   const int shown = timeline_->currentFrame();
   int written = 0;
   for (int i = 0; i < count; ++i) {
+    progress.setLabelText(tr("Writing frame %1 of %2...").arg(i + 1).arg(count));
+    progress.setValue(i);  // processes events: Cancel may have been pressed meanwhile
+    if (progress.wasCanceled()) {
+      break;
+    }
     showRecordedFrame(i);
     const QImage image = viewport_->grabFramebuffer();
     if (image.isNull() ||
@@ -1333,8 +1376,20 @@ int MainWindow::exportPngSequence(const QString& directory) {
     }
     ++written;
   }
+  export_cancelled_ = progress.wasCanceled();
+  progress.close();
   showRecordedFrame(shown);
+  if (export_cancelled_) {
+    last_error_ = tr("cancelled after %1 of %2 frames").arg(written).arg(count);
+    statusBar()->showMessage(
+        tr("Export cancelled: %1 of %2 frames were written").arg(written).arg(count),
+        kStatusMessageMs);
+  }
   return written;
+}
+
+bool MainWindow::exportCancelled() const {
+  return export_cancelled_;
 }
 
 void MainWindow::onExportReplay() {
@@ -1350,8 +1405,10 @@ void MainWindow::onExportReplay() {
   setBusy(true);
   const int written = exportPngSequence(directory);
   setBusy(false);
-  statusBar()->showMessage(tr("Wrote %1 images to %2").arg(written).arg(directory),
-                           kStatusMessageMs);
+  if (!export_cancelled_) {
+    statusBar()->showMessage(tr("Wrote %1 images to %2").arg(written).arg(directory),
+                             kStatusMessageMs);
+  }
 }
 
 bool MainWindow::saveRecording(const QString& path) {
@@ -1445,27 +1502,73 @@ QString MainWindow::ffmpegPath() {
   return QStandardPaths::findExecutable("ffmpeg");
 }
 
+// ffmpeg runs asynchronously: a local event loop waits for it (or for Cancel, which kills it)
+// while the progress dialog shows the frames it has encoded (its -progress lines on stdout)
 bool MainWindow::exportVideo(const QString& path, int frames_per_second) {
+  export_cancelled_ = false;
   const QString ffmpeg = ffmpegPath();
   if (ffmpeg.isEmpty()) {
     last_error_ = tr("ffmpeg was not found on the PATH");
     return false;
   }
   QTemporaryDir images;
-  if (!images.isValid() || exportPngSequence(images.path()) == 0) {
+  const int frames = images.isValid() ? exportPngSequence(images.path()) : 0;
+  if (export_cancelled_) {
+    return false;  // exportPngSequence said how far it got
+  }
+  if (frames == 0) {
     last_error_ = tr("no recorded frames to encode");
     return false;
   }
+  QProgressDialog progress(tr("Encoding the video with ffmpeg..."), tr("Cancel"), 0, frames, this);
+  progress.setObjectName("encodeProgressDialog");
+  progress.setWindowTitle(tr("Export Replay as Video"));
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(0);
+  progress.setAutoReset(false);
+  progress.setValue(0);
   QProcess encoder;
-  encoder.setProcessChannelMode(QProcess::MergedChannels);
+  QEventLoop loop;
+  connect(&encoder, &QProcess::finished, &loop, &QEventLoop::quit);
+  connect(&encoder, &QProcess::errorOccurred, &loop, [&loop](QProcess::ProcessError error) {
+    if (error == QProcess::FailedToStart) {
+      loop.quit();
+    }
+  });
+  connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
+  const QRegularExpression frame_line("^frame=(\\d+)$", QRegularExpression::MultilineOption);
+  connect(&encoder, &QProcess::readyReadStandardOutput, &progress, [&, frames] {
+    const QString text = QString::fromLatin1(encoder.readAllStandardOutput());
+    for (auto match = frame_line.globalMatch(text); match.hasNext();) {
+      progress.setValue(std::min(match.next().captured(1).toInt(), frames - 1));
+    }
+  });
   // even sizes for yuv420p, which every player reads
-  encoder.start(ffmpeg,
-                {"-y", "-loglevel", "error", "-framerate", QString::number(frames_per_second), "-i",
-                 QDir(images.path()).filePath("frame_%05d.png"), "-vf",
-                 "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", path});
-  if (!encoder.waitForFinished(-1) || encoder.exitStatus() != QProcess::NormalExit ||
+  encoder.start(
+      ffmpeg,
+      {"-y", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-framerate",
+       QString::number(frames_per_second), "-i", QDir(images.path()).filePath("frame_%05d.png"),
+       "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", path});
+  if (encoder.state() != QProcess::NotRunning) {
+    loop.exec();
+  }
+  if (progress.wasCanceled()) {
+    encoder.kill();
+    encoder.waitForFinished(kKilledProcessWaitMs);  // SIGKILL: it ends at once
+    QFile::remove(path);                            // a partial video
+    export_cancelled_ = true;
+    last_error_ = tr("cancelled while encoding");
+    statusBar()->showMessage(tr("Video export cancelled"), kStatusMessageMs);
+    return false;
+  }
+  progress.close();
+  if (encoder.error() == QProcess::FailedToStart || encoder.exitStatus() != QProcess::NormalExit ||
       encoder.exitCode() != 0) {
-    last_error_ = tr("ffmpeg failed: %1").arg(QString::fromLocal8Bit(encoder.readAll()).trimmed());
+    QString reason = QString::fromLocal8Bit(encoder.readAllStandardError()).trimmed();
+    if (reason.isEmpty()) {
+      reason = encoder.errorString();
+    }
+    last_error_ = tr("ffmpeg failed: %1").arg(reason);
     return false;
   }
   return true;
@@ -1486,7 +1589,7 @@ void MainWindow::onExportVideo() {
   setBusy(false);
   if (written) {
     statusBar()->showMessage(tr("Wrote %1").arg(path), kStatusMessageMs);
-  } else {
+  } else if (!export_cancelled_) {  // a cancel said so in the status bar
     showError(tr("Cannot export the video"), last_error_);
   }
 }
@@ -1509,6 +1612,10 @@ void MainWindow::onRun() {
 
 void MainWindow::setAnalysis(Analysis analysis) {
   analysis_ = analysis;
+  if (analysis_combo_ != nullptr) {
+    const QSignalBlocker blocker(analysis_combo_);
+    analysis_combo_->setCurrentIndex(analysis_combo_->findData(static_cast<int>(analysis)));
+  }
   run_action_->setToolTip(analysis == Analysis::Statics
                               ? tr("Solve the static equilibrium of the model")
                               : tr("Simulate the dynamics of the model from rest"));

@@ -27,6 +27,7 @@
 #include "ui/simulation_dialog.hpp"
 
 class QAction;
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QMenu;
@@ -104,7 +105,8 @@ class MainWindow : public QMainWindow {
   /// \brief JSON pointer of the selected item ("" for the robot).
   [[nodiscard]] QString selection() const;
   void select(const QString& pointer);
-  /// \brief The context menu of the model tree for the current selection (caller owns it).
+  /// \brief The context menu of the model tree and the 3D view for the current selection (caller
+  ///        owns it).
   [[nodiscard]] QMenu* createContextMenu();
 
   // ---- files
@@ -122,12 +124,18 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QTimer* autosaveTimer() const;
 
   // ---- replay
-  /// \brief Writes every recorded frame as frame_00000.png ... into \p directory.
+  /// \brief Writes every recorded frame as frame_00000.png ... into \p directory, under a modal
+  ///        progress dialog (objectName "exportProgressDialog") whose Cancel stops after the
+  ///        current frame and says in the status bar how many were written.
   ///        \return the number of images written (0 on failure or without a recording)
   int exportPngSequence(const QString& directory);
   /// \brief Encodes the recording as an H.264 video at \p frames_per_second with ffmpeg (found
-  ///        on PATH). \return false, with the reason in lastError(), on failure or without ffmpeg
+  ///        on PATH): the frames as exportPngSequence() writes them, then ffmpeg run
+  ///        asynchronously under a progress dialog ("encodeProgressDialog") whose Cancel kills it.
+  ///        \return false, with the reason in lastError(), on failure, cancel or without ffmpeg
   bool exportVideo(const QString& path, int frames_per_second = 30);
+  /// \brief The last exportPngSequence() or exportVideo() was cancelled.
+  [[nodiscard]] bool exportCancelled() const;
   /// \brief ffmpeg on PATH, or empty (the video export is then disabled).
   [[nodiscard]] static QString ffmpegPath();
   /// \brief Where the tip-error reference came from.
@@ -206,7 +214,8 @@ class MainWindow : public QMainWindow {
   /// \brief Starts the dynamics of the current model from rest on the simulation thread.
   ///        \return false (with an error box) when the model cannot be built or none is loaded
   bool runSimulation();
-  /// \brief What Run (F5) computes: the dynamics, or the static equilibrium.
+  /// \brief What Run (F5) computes: the dynamics, or the static equilibrium (the tool bar's
+  ///        selector "analysisCombo" and Simulate > Settings show and change it).
   void setAnalysis(Analysis analysis);
   [[nodiscard]] Analysis analysis() const;
   /// \brief Solves the statics of the current model on a worker thread; the equilibrium is shown
@@ -249,6 +258,8 @@ class MainWindow : public QMainWindow {
   void onAbout();
   void onPointerSelected(const QString& pointer);
   void onViewportClicked(int link);
+  /// \brief Pops up createContextMenu() at \p global_position (the tree's and the 3D view's).
+  void popupContextMenu(const QPoint& global_position);
   void onSimulationSettings();
   void onAddClosedLoopJoint();
   void onAddLinkAlongRod();
@@ -325,6 +336,8 @@ class MainWindow : public QMainWindow {
   QString selection_;
   bool recovered_unsaved_ = false;
   Analysis analysis_ = Analysis::Dynamics;
+  QComboBox* analysis_combo_ = nullptr;  // beside Run on the tool bar: analysis_, shown
+  bool export_cancelled_ = false;
   QThread* statics_thread_ = nullptr;  // owns nothing shared: a model copy and its own Data
   std::shared_ptr<std::atomic<bool>> statics_cancel_;  // set by Cancel, read by the solve
   std::uint64_t statics_generation_ = 0;  // a result for an older model is dropped  // a recovered

@@ -24,6 +24,7 @@
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QUndoStack>
+#include <algorithm>
 
 #include "core/io/json_io.hpp"
 #include "ui/main_window.hpp"
@@ -347,6 +348,46 @@ TEST_F(EditingTest, ClickingABodyInTheViewSelectsAndHighlightsIt) {
   QTest::mouseClick(window_.viewport(), Qt::LeftButton, {}, QPoint(5, 5));
   EXPECT_EQ(window_.modelTree()->selectedLink(), -1);
   EXPECT_EQ(window_.viewport()->highlightedLink(), -1);
+}
+
+TEST_F(EditingTest, RightClickingABodyInTheViewSelectsItAndShowsTheContextMenu) {
+  ASSERT_TRUE(window_.openDefaultExample());
+  const FramePtr frame = window_.viewport()->currentFrame();
+  ASSERT_FALSE(frame->bodies.empty());
+  const int link = frame->bodies.back().link;
+  const QPoint position =
+      window_.viewport()->projectToWidget(frame->bodies.back().pose_W.translation()).toPoint();
+  auto visible_menu = [this]() -> QMenu* {
+    for (auto* menu : window_.findChildren<QMenu*>("contextMenu")) {
+      if (menu->isVisible()) return menu;
+    }
+    return nullptr;
+  };
+
+  // a right drag zooms: no menu, no selection
+  window_.select(QString());
+  QTest::mousePress(window_.viewport(), Qt::RightButton, {}, position);
+  QTest::mouseRelease(window_.viewport(), Qt::RightButton, {}, position + QPoint(0, 30));
+  QTest::qWait(50);
+  EXPECT_EQ(visible_menu(), nullptr);
+  EXPECT_EQ(window_.modelTree()->selectedLink(), -1);
+
+  // a right click selects the body and pops up the tree's menu for it
+  QTest::mouseClick(window_.viewport(), Qt::RightButton, {}, position);
+  QMenu* menu = nullptr;
+  ASSERT_TRUE(QTest::qWaitFor([&] { return (menu = visible_menu()) != nullptr; }, 2000));
+  EXPECT_EQ(window_.modelTree()->selectedLink(), link);
+  EXPECT_EQ(window_.viewport()->highlightedLink(), link);
+  const QList<QAction*> actions = menu->actions();
+  const auto load = std::find_if(actions.begin(), actions.end(), [](const QAction* action) {
+    return action->objectName() == "addPointLoadAction";
+  });
+  ASSERT_NE(load, actions.end());
+  EXPECT_TRUE((*load)->isEnabled());  // a load on the body just picked
+  test::saveScreenshot(test::grabWindow(window_), "editing_viewport_context_menu");
+  test::saveScreenshot(menu->grab().toImage(), "editing_viewport_context_menu_popup");
+  menu->close();
+  EXPECT_TRUE(QTest::qWaitFor([&] { return visible_menu() == nullptr; }, 2000));
 }
 
 TEST_F(EditingTest, ContextMenuAddsCablesAndLoadsToTheSelectedRodAndRemovesThem) {

@@ -116,6 +116,19 @@ TEST_F(JacobianMismatchTest, SwitchedOffRunsSampleNothing) {
   EXPECT_TRUE(window_.simulation()->jacobianMismatch().empty());
   EXPECT_EQ(window_.mismatchPlot()->seriesCount(), 0);
   EXPECT_EQ(window_.mismatchSeries()[0], -1);
+  // the empty plot says why, and how to switch sampling on
+  EXPECT_TRUE(window_.mismatchPlot()->showsPlaceholder());
+  EXPECT_EQ(window_.mismatchPlot()->placeholderText(),
+            "Sampling is off: Simulate > Sample Jacobian Mismatch");
+  window_.findChild<QDockWidget*>("mismatchDock")->raise();
+  QTest::qWait(50);
+  test::saveScreenshot(test::grabWindow(*window_.mismatchPlot()), "jacobian_mismatch_sampling_off");
+
+  // with sampling on, the next run's points replace the hint
+  action->trigger();
+  runToEnd("soft_cantilever.json", 0.2);
+  EXPECT_GT(window_.mismatchPlot()->pointCount(window_.mismatchSeries()[0]), 0);
+  EXPECT_FALSE(window_.mismatchPlot()->showsPlaceholder());
 }
 
 }  // namespace

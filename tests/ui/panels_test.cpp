@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QDir>
 #include <QLineSeries>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
 
@@ -33,6 +37,72 @@ TEST(PlotPanel, DrawsAddedSeries) {
   const QImage drawn = test::grabWindow(panel);
   test::saveScreenshot(drawn, "plot_panel");
   EXPECT_GT(test::countDifferentPixels(empty, drawn), 1000);
+}
+
+// a placeholder text is drawn over the empty chart and goes with the first points
+TEST(PlotPanel, PlaceholderTextShowsUntilTheFirstPoints) {
+  PlotPanel panel, plain;
+  for (PlotPanel* plot : {&panel, &plain}) {
+    plot->resize(600, 300);
+    ASSERT_TRUE(test::showAndWait(plot));
+  }
+  EXPECT_FALSE(panel.showsPlaceholder());
+  const QImage empty = test::grabWindow(panel);
+  panel.setPlaceholderText("Nothing sampled");
+  EXPECT_TRUE(panel.showsPlaceholder());
+  QTest::qWait(20);
+  const QImage hinted = test::grabWindow(panel);
+  test::saveScreenshot(hinted, "plot_panel_placeholder");
+  EXPECT_GT(test::countDifferentPixels(empty, hinted), 100);
+
+  const int series = panel.addSeries("ramp");
+  EXPECT_TRUE(panel.showsPlaceholder());  // a series without points draws nothing
+  panel.appendPoints(series, {{0.0, 0.0}, {1.0, 0.5}});
+  EXPECT_FALSE(panel.showsPlaceholder());
+  plain.appendPoints(plain.addSeries("ramp"), {{0.0, 0.0}, {1.0, 0.5}});
+  QTest::qWait(20);
+  EXPECT_LT(test::countDifferentPixels(test::grabWindow(plain), test::grabWindow(panel)), 10);
+  panel.clear();
+  EXPECT_TRUE(panel.placeholderText().isEmpty());
+}
+
+// an export that cannot be written says so, naming the file and the reason, rather than nothing
+TEST(PlotPanel, ExportFailuresShowAMessageNamingTheFileAndTheReason) {
+  PlotPanel panel;
+  panel.resize(600, 300);
+  ASSERT_TRUE(test::showAndWait(&panel));
+  const int series = panel.addSeries("ramp");
+  panel.appendPoints(series, {{0.0, 0.0}, {1.0, 0.5}});
+  QTemporaryDir temp;
+  ASSERT_TRUE(temp.isValid());
+  auto visible_box = [&panel]() -> QMessageBox* {
+    for (QMessageBox* box : panel.findChildren<QMessageBox*>("exportErrorBox")) {
+      if (box->isVisible()) return box;
+    }
+    return nullptr;
+  };
+
+  for (const QString& name : {QString("plot.csv"), QString("plot.png")}) {
+    SCOPED_TRACE(name.toStdString());
+    const QString path = temp.filePath("missing/" + name);  // a folder that does not exist
+    const bool csv = name.endsWith(".csv");
+    EXPECT_FALSE(csv ? panel.exportCsvOrReport(path) : panel.exportPngOrReport(path));
+    EXPECT_TRUE(panel.exportError().contains("No such file or directory"))
+        << panel.exportError().toStdString();
+    QMessageBox* box = nullptr;
+    ASSERT_TRUE(QTest::qWaitFor([&] { return (box = visible_box()) != nullptr; }, 2000));
+    EXPECT_TRUE(box->text().contains(QDir::toNativeSeparators(path))) << box->text().toStdString();
+    EXPECT_EQ(box->informativeText(), panel.exportError());
+    if (!csv) test::saveScreenshot(test::grabWindow(*box), "plot_export_failed");
+    QTest::mouseClick(box->button(QMessageBox::Ok), Qt::LeftButton);
+    EXPECT_TRUE(QTest::qWaitFor([&] { return visible_box() == nullptr; }, 2000));
+  }
+
+  // a path that can be written: no box
+  EXPECT_TRUE(panel.exportCsvOrReport(temp.filePath("plot.csv")));
+  EXPECT_TRUE(panel.exportPngOrReport(temp.filePath("plot.png")));
+  QTest::qWait(20);
+  EXPECT_EQ(visible_box(), nullptr);
 }
 
 // a 10,000-frame run is drawn from at most 2000 points that keep every peak, the data itself is

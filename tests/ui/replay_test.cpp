@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QApplication>
+#include <QChart>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -13,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -20,12 +23,15 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QToolBar>
 #include <QToolButton>
 #include <QValueAxis>
 #include <QWheelEvent>
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include "ui/main_window.hpp"
 #include "ui/panels/plot_panel.hpp"
@@ -130,6 +136,79 @@ TEST_F(ReplayTest, ExportsEveryRecordedFrameAsAPng) {
   EXPECT_EQ(window_.timeline()->currentFrame(), 5);         // back where it was
 }
 
+/// Watches for \p window's visible progress dialog named \p name while an export runs (its
+/// setValue() runs the event loop, so timers fire), and presses its Cancel once it has reached
+/// \p cancel_at (never when negative).
+class ProgressWatcher {
+ public:
+  ProgressWatcher(const QWidget& window, const char* name, int cancel_at) {
+    timer_.setInterval(2);
+    QObject::connect(&timer_, &QTimer::timeout, [this, &window, name, cancel_at] {
+      for (auto* dialog : window.findChildren<QProgressDialog*>(name)) {
+        if (!dialog->isVisible()) continue;
+        seen_ = true;
+        highest_ = std::max(highest_, dialog->value());
+        if (cancel_at >= 0 && dialog->value() >= cancel_at && !cancelled_) {
+          cancelled_ = true;
+          auto* button = dialog->findChild<QPushButton*>();
+          if (button != nullptr) QTest::mouseClick(button, Qt::LeftButton);
+        }
+      }
+    });
+    timer_.start();
+  }
+  bool seen() const { return seen_; }
+  bool cancelled() const { return cancelled_; }
+  int highest() const { return highest_; }
+
+ private:
+  QTimer timer_;
+  bool seen_ = false;
+  bool cancelled_ = false;
+  int highest_ = -1;
+};
+
+bool anyVisibleProgressDialog(const QWidget& window) {
+  const QList<QProgressDialog*> dialogs = window.findChildren<QProgressDialog*>();
+  return std::any_of(dialogs.begin(), dialogs.end(),
+                     [](const QProgressDialog* dialog) { return dialog->isVisible(); });
+}
+
+TEST_F(ReplayTest, PngExportShowsProgressAndCancelStopsItWithTheUiUsable) {
+  const int frames = window_.timeline()->frameCount();
+  window_.showRecordedFrame(2);
+  {
+    const ProgressWatcher watcher(window_, "exportProgressDialog", -1);
+    EXPECT_EQ(window_.exportPngSequence(temp_.filePath("all")), frames);
+    EXPECT_TRUE(watcher.seen());
+    EXPECT_GE(watcher.highest(), frames / 2);  // updated frame by frame
+  }
+  EXPECT_FALSE(window_.exportCancelled());
+  EXPECT_FALSE(anyVisibleProgressDialog(window_));
+
+  // Cancel once four frames are written: fewer files, and the window works again
+  const QString directory = temp_.filePath("cancelled");
+  int written = 0;
+  {
+    const ProgressWatcher watcher(window_, "exportProgressDialog", 4);
+    written = window_.exportPngSequence(directory);
+    EXPECT_TRUE(watcher.cancelled());
+  }
+  EXPECT_TRUE(window_.exportCancelled());
+  EXPECT_GE(written, 4);
+  EXPECT_LT(written, frames);
+  EXPECT_EQ(QDir(directory).entryList({"frame_*.png"}, QDir::Files).size(), written);
+  EXPECT_TRUE(window_.statusBar()->currentMessage().contains(
+      QString("%1 of %2 frames").arg(written).arg(frames)))
+      << window_.statusBar()->currentMessage().toStdString();
+  test::saveScreenshot(test::grabWindow(window_), "replay_export_cancelled");
+  EXPECT_FALSE(anyVisibleProgressDialog(window_));
+  EXPECT_EQ(QApplication::activeModalWidget(), nullptr);
+  EXPECT_EQ(window_.timeline()->currentFrame(), 2);  // back where it was
+  EXPECT_TRUE(window_.runAction()->isEnabled());
+  EXPECT_EQ(window_.exportPngSequence(temp_.filePath("again")), frames);
+}
+
 TEST_F(ReplayTest, ExportsAVideoWhenFfmpegIsInstalled) {
   auto* action = window_.findChild<QAction*>("exportVideoAction");
   ASSERT_NE(action, nullptr);
@@ -142,6 +221,19 @@ TEST_F(ReplayTest, ExportsAVideoWhenFfmpegIsInstalled) {
   const QString path = temp_.filePath("replay.mp4");
   ASSERT_TRUE(window_.exportVideo(path)) << window_.lastError().toStdString();
   EXPECT_GT(QFileInfo(path).size(), 1000);
+  EXPECT_FALSE(anyVisibleProgressDialog(window_));
+
+  // Cancel as soon as ffmpeg has been started: it is killed, and no video is left
+  const QString cancelled = temp_.filePath("cancelled.mp4");
+  {
+    const ProgressWatcher watcher(window_, "encodeProgressDialog", 0);
+    EXPECT_FALSE(window_.exportVideo(cancelled));
+    EXPECT_TRUE(watcher.cancelled());
+  }
+  EXPECT_TRUE(window_.exportCancelled());
+  EXPECT_FALSE(QFileInfo::exists(cancelled));
+  EXPECT_FALSE(anyVisibleProgressDialog(window_));
+  EXPECT_EQ(QApplication::activeModalWidget(), nullptr);
 }
 
 TEST_F(ReplayTest, RecordingsAreSavedAndReopened) {
@@ -336,6 +428,66 @@ TEST(StaticsRun, CancelStopsTheSolveAndLeavesTheWindowUsable) {
   ASSERT_TRUE(QTest::qWaitFor([&] { return !window.isStaticsRunning(); }, 30000));
   EXPECT_TRUE(window.statusBar()->currentMessage().startsWith("Statics converged"))
       << window.statusBar()->currentMessage().toStdString();
+}
+
+// the tool bar's selector beside Run says what Run does, and agrees with Simulate > Settings
+TEST(AnalysisSelector, ChoosesWhatRunComputesAndFollowsTheSettings) {
+  QSettings().clear();
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openFile(test::examplePath("soft_cantilever.json")));
+  SimulationOptions options = window.simulationOptions();
+  options.t_end = 0.1;
+  options.output_interval = 0.02;
+  window.setSimulationOptions(options);
+  auto* combo = window.findChild<QComboBox*>("analysisCombo");
+  ASSERT_NE(combo, nullptr);
+  auto* bar = window.findChild<QToolBar*>("mainToolBar");
+  ASSERT_NE(bar, nullptr);
+  auto* run = qobject_cast<QToolButton*>(bar->widgetForAction(window.runAction()));
+  ASSERT_NE(run, nullptr);
+  EXPECT_EQ(combo->currentText(), "Dynamics");
+  EXPECT_EQ(window.analysis(), Analysis::Dynamics);
+
+  // Statics: Run solves the equilibrium, one frame and the residual plot
+  QTest::keyClick(combo, Qt::Key_Down);
+  EXPECT_EQ(combo->currentText(), "Statics");
+  EXPECT_EQ(window.analysis(), Analysis::Statics);
+  test::saveScreenshot(test::grabWindow(*bar), "toolbar_analysis_selector");
+  QTest::mouseClick(run, Qt::LeftButton);
+  ASSERT_TRUE(window.isStaticsRunning());
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !window.isStaticsRunning(); }, 30000));
+  EXPECT_TRUE(window.statusBar()->currentMessage().startsWith("Statics converged"))
+      << window.statusBar()->currentMessage().toStdString();
+  EXPECT_EQ(window.timeline()->frameCount(), 1);
+  ASSERT_EQ(window.plotPanel()->seriesCount(), 1);
+  EXPECT_TRUE(window.plotPanel()->chart()->series().front()->name().startsWith("statics"));
+
+  // Dynamics: Run simulates, frame after frame
+  QTest::keyClick(combo, Qt::Key_Up);
+  EXPECT_EQ(window.analysis(), Analysis::Dynamics);
+  QSignalSpy finished(window.simulation(), &SimulationController::runFinished);
+  QTest::mouseClick(run, Qt::LeftButton);
+  EXPECT_FALSE(window.isStaticsRunning());
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 60000));
+  EXPECT_EQ(window.timeline()->frameCount(), 6);
+  EXPECT_GT(window.plotPanel()->seriesCount(), 1);
+
+  // Simulate > Settings opens on the selector's choice, and its choice moves the selector
+  QTest::keyClick(combo, Qt::Key_Down);
+  std::optional<Analysis> offered;
+  QTimer::singleShot(0, &window, [&offered] {
+    auto* dialog = qobject_cast<SimulationDialog*>(QApplication::activeModalWidget());
+    if (dialog == nullptr) return;
+    offered = dialog->analysis();
+    auto* analysis = dialog->findChild<QComboBox*>("analysis");
+    analysis->setCurrentIndex(analysis->findData(static_cast<int>(Analysis::Dynamics)));
+    dialog->accept();
+  });
+  test::findAction(window, "simulationSettingsAction")->trigger();
+  EXPECT_EQ(offered, Analysis::Statics);
+  EXPECT_EQ(window.analysis(), Analysis::Dynamics);
+  EXPECT_EQ(combo->currentText(), "Dynamics");
 }
 
 TEST(SimulationDialog, EditsEveryOptionAndRefusesInvalidOnes) {

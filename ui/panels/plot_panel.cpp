@@ -2,12 +2,16 @@
 
 #include <QChart>
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QImageWriter>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
+#include <QMessageBox>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QTextStream>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -76,7 +80,11 @@ void PlotPanel::appendPoints(int series, const QList<QPointF>& points) {
   if (series < 0 || series >= seriesCount() || points.isEmpty()) {
     return;
   }
+  const bool hinted = showsPlaceholder();
   data_[static_cast<std::size_t>(series)].append(points);
+  if (hinted) {
+    viewport()->update();  // the hint goes with the first points
+  }
   QPointF low = points.front();
   QPointF high = points.front();
   for (const QPointF& point : points) {
@@ -104,6 +112,37 @@ void PlotPanel::clear() {
   cursor_time_ = std::numeric_limits<double>::quiet_NaN();
   zoomed_ = false;
   resetAxes();
+  setPlaceholderText(QString());
+}
+
+void PlotPanel::setPlaceholderText(const QString& text) {
+  if (text != placeholder_) {
+    placeholder_ = text;
+    viewport()->update();
+  }
+}
+
+QString PlotPanel::placeholderText() const {
+  return placeholder_;
+}
+
+bool PlotPanel::showsPlaceholder() const {
+  return !placeholder_.isEmpty() &&
+         std::all_of(data_.begin(), data_.end(),
+                     [](const QList<QPointF>& points) { return points.isEmpty(); });
+}
+
+// the hint over the chart, centred on its plot area
+void PlotPanel::paintEvent(QPaintEvent* event) {
+  QChartView::paintEvent(event);
+  if (!showsPlaceholder()) {
+    return;
+  }
+  QPainter painter(viewport());
+  painter.setPen(palette().color(QPalette::PlaceholderText));
+  const QRect area = mapFromScene(chart()->mapToScene(chart()->plotArea())).boundingRect();
+  painter.drawText(area.isEmpty() ? viewport()->rect() : area, Qt::AlignCenter | Qt::TextWordWrap,
+                   placeholder_);
 }
 
 int PlotPanel::seriesCount() const {
@@ -221,6 +260,7 @@ void PlotPanel::updateCursor() {
 bool PlotPanel::exportCsv(const QString& path) const {
   QFile file(path);
   if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+    export_error_ = file.errorString();
     return false;
   }
   // rows by time: series recorded from the same frames share their times
@@ -249,11 +289,59 @@ bool PlotPanel::exportCsv(const QString& path) const {
     }
     out << '\n';
   }
-  return out.status() == QTextStream::Ok;
+  out.flush();
+  if (out.status() != QTextStream::Ok || file.error() != QFileDevice::NoError) {
+    export_error_ = file.errorString();
+    return false;
+  }
+  return true;
 }
 
 bool PlotPanel::exportPng(const QString& path) {
-  return grab().save(path, "PNG");
+  // the file opened here, so that a path that cannot be written reports why (QImageWriter's own
+  // message would only say "Device not writable")
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+    export_error_ = file.errorString();
+    return false;
+  }
+  QImageWriter writer(&file, "PNG");
+  if (!writer.write(grab().toImage())) {
+    export_error_ = writer.errorString();
+    return false;
+  }
+  return true;
+}
+
+QString PlotPanel::exportError() const {
+  return export_error_;
+}
+
+bool PlotPanel::exportCsvOrReport(const QString& path) {
+  const bool written = exportCsv(path);
+  if (!written) {
+    reportExportFailure(path);
+  }
+  return written;
+}
+
+bool PlotPanel::exportPngOrReport(const QString& path) {
+  const bool written = exportPng(path);
+  if (!written) {
+    reportExportFailure(path);
+  }
+  return written;
+}
+
+// non-blocking, like the main window's error boxes
+void PlotPanel::reportExportFailure(const QString& path) {
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"),
+                              tr("Cannot write %1").arg(QDir::toNativeSeparators(path)),
+                              QMessageBox::Ok, this);
+  box->setInformativeText(export_error_);
+  box->setObjectName("exportErrorBox");
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
 }
 
 void PlotPanel::fitAll() {
@@ -362,14 +450,14 @@ void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Plot Data"), "plot.csv",
                                                       tr("CSV files (*.csv)"));
     if (!path.isEmpty()) {
-      exportCsv(path);
+      exportCsvOrReport(path);
     }
   });
   menu.addAction(tr("Export &PNG..."), this, [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Plot Image"), "plot.png",
                                                       tr("PNG images (*.png)"));
     if (!path.isEmpty()) {
-      exportPng(path);
+      exportPngOrReport(path);
     }
   });
   menu.exec(event->globalPos());

@@ -33,8 +33,15 @@ class PlotPanel : public QChartView {
   ///        for the whole batch, which keeps long live plots cheap.
   void appendPoints(int series, const QList<QPointF>& points);
 
-  /// \brief Removes every series and resets the axes (and their titles: t [s] and none).
+  /// \brief Removes every series and resets the axes (and their titles: t [s] and none) and the
+  ///        placeholder text.
   void clear();
+  /// \brief A hint drawn centred over the chart while no series has a point ("": none), e.g. why
+  ///        it is empty. It disappears with the first points.
+  void setPlaceholderText(const QString& text);
+  [[nodiscard]] QString placeholderText() const;
+  /// \brief The placeholder text is drawn now (it is set and no series has a point).
+  [[nodiscard]] bool showsPlaceholder() const;
   /// \brief Titles of the horizontal and vertical axes until the next clear().
   void setAxisTitles(const QString& x, const QString& y);
 
@@ -54,10 +61,17 @@ class PlotPanel : public QChartView {
   [[nodiscard]] double cursorPixel() const;
 
   /// \brief Writes one row per time: t, then every series (empty where a series has no point).
-  ///        \return false when the file cannot be written
+  ///        \return false when the file cannot be written (the reason in exportError())
   bool exportCsv(const QString& path) const;
-  /// \brief Saves the chart as a PNG image. \return false on failure
+  /// \brief Saves the chart as a PNG image. \return false on failure (the reason in
+  ///        exportError())
   bool exportPng(const QString& path);
+  /// \brief Why the last failed export failed (QFile's or QImageWriter's message).
+  [[nodiscard]] QString exportError() const;
+  /// \brief What the context menu's Export CSV and Export PNG do: exportCsv() or exportPng(), and
+  ///        on failure a message box (objectName "exportErrorBox") naming the file and the reason.
+  bool exportCsvOrReport(const QString& path);
+  bool exportPngOrReport(const QString& path);
   /// \brief Fits the axes to every point again (after zooming or panning).
   void fitAll();
 
@@ -69,8 +83,10 @@ class PlotPanel : public QChartView {
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   void contextMenuEvent(QContextMenuEvent* event) override;
+  void paintEvent(QPaintEvent* event) override;
 
  private:
+  void reportExportFailure(const QString& path);
   void resetAxes();
   void growAxes(const QPointF& low, const QPointF& high);
   void updateCursor();
@@ -87,6 +103,8 @@ class PlotPanel : public QChartView {
   bool has_points_ = false;
   bool zoomed_ = false;  ///< the user zoomed or panned: new points no longer move the axes
   std::optional<QPointF> pan_from_;
+  mutable QString export_error_;
+  QString placeholder_;
 };
 
 }  // namespace tendril

@@ -59,8 +59,9 @@ struct ViewportWidget::Impl {
   int render_count = 0;
   bool in_render = false;
   QTimer render_timer;  ///< single shot, 0 ms: renders in the next turn of the event loop
-  bool camera_moved_by_user = false;  ///< until then, resizing refits the view
-  std::optional<QPointF> left_press;  ///< where the left button went down, while it is down
+  bool camera_moved_by_user = false;   ///< until then, resizing refits the view
+  std::optional<QPointF> left_press;   ///< where the left button went down, while it is down
+  std::optional<QPointF> right_press;  ///< where the right button went down, while it is down
   int followed_link = -1;
 
   // where a link is in a frame: a body's centre of mass, a rod's tip
@@ -543,6 +544,8 @@ unsigned long releaseEventFor(Qt::MouseButton button) {
 void ViewportWidget::mousePressEvent(QMouseEvent* event) {
   if (event->button() == Qt::LeftButton) {
     impl_->left_press = event->position();
+  } else if (event->button() == Qt::RightButton) {
+    impl_->right_press = event->position();
   }
   if (const unsigned long vtk_event = pressEventFor(event->button());
       vtk_event != vtkCommand::NoEvent) {
@@ -565,6 +568,15 @@ void ViewportWidget::mouseReleaseEvent(QMouseEvent* event) {
     impl_->left_press.reset();
     if (click) {
       emit linkClicked(linkAt(event->position()));
+    }
+  }
+  // the right button also zooms by dragging: only a click asks for the context menu
+  if (event->button() == Qt::RightButton && impl_->right_press) {
+    const bool click =
+        (event->position() - *impl_->right_press).manhattanLength() < kClickSlopPixels;
+    impl_->right_press.reset();
+    if (click) {
+      emit linkContextMenuRequested(linkAt(event->position()), event->globalPosition().toPoint());
     }
   }
 }

@@ -107,6 +107,9 @@ class ViewportWidget : public QWidget {
  signals:
   /// \brief A left click without dragging landed on link \p link (-1: on nothing).
   void linkClicked(int link);
+  /// \brief A right click without dragging landed on link \p link (-1: on nothing), at
+  ///        \p global_position on the screen.
+  void linkContextMenuRequested(int link, const QPoint& global_position);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
