@@ -840,22 +840,29 @@ bool MainWindow::runSimulation() {
     return false;
   }
   reference_simulation_->discard();  // a twin of the previous run
-  if (comparesWithFiniteDifferences()) {
+  // a run that already uses finite differences, or no Jacobian (RK4), would only be repeated
+  const bool uses_analytic_jacobian = simulation_options_.jacobian == JacobianKind::Analytic &&
+                                      simulation_options_.integrator != IntegratorKind::Rk4;
+  const bool twin = comparesWithFiniteDifferences() && uses_analytic_jacobian;
+  if (twin) {
     clearReference();  // this run's twin will be the reference
   }
-  preparePlotsForRun(comparesWithFiniteDifferences());
+  preparePlotsForRun(twin);
   timeline_->setFrameCount(0);
   timeline_->setFrameInterval(simulation_options_.output_interval);
   RunDiagnostics diagnostics;
   diagnostics.jacobian_mismatch_samples = jacobian_mismatch_samples_;
   simulation_->start(model, simulation_options_, diagnostics);
-  if (comparesWithFiniteDifferences()) {
+  if (twin) {
     startFiniteDifferenceReference(std::move(model));
   }
   run_clock_.start();
   showProgress(0.0, QString());
   updateSimulationActions();
-  statusBar()->showMessage(tr("Simulating..."));
+  statusBar()->showMessage(comparesWithFiniteDifferences() && !twin
+                               ? tr("Simulating... (no finite-difference reference: this run "
+                                    "uses no analytical Jacobian)")
+                               : tr("Simulating..."));
   return true;
 }
 
@@ -1162,6 +1169,11 @@ void MainWindow::onReferenceFinished(const QString& message, bool ok) {
   if (!ok) {
     last_error_ = tr("The finite-difference reference %1: no tip error is plotted.").arg(message);
     statusBar()->showMessage(last_error_);
+    return;
+  }
+  // the user's own choice made while the twin ran wins: a reference taken by hand, or the
+  // comparison switched off
+  if (reference_source_ == ReferenceSource::Recording || !comparesWithFiniteDifferences()) {
     return;
   }
   reference_tip_ = firstTipPath(*reference_simulation_);
@@ -1485,7 +1497,10 @@ bool MainWindow::openRecording(const QString& path) {
     return false;
   }
   const auto count = static_cast<int>(frames.size());
-  reference_simulation_->discard();  // its run is replaced
+  reference_simulation_->discard();  // its run is replaced; it reports no end, so end it here
+  progress_bar_->setTextVisible(false);
+  setBusy(false);
+  updateSimulationActions();
   simulation_->setRecording(std::move(frames));
   preparePlotsForRun();
   plotFramesUpTo(simulation_->frameCount());
@@ -1527,6 +1542,8 @@ bool MainWindow::exportVideo(const QString& path, int frames_per_second) {
   progress.setMinimumDuration(0);
   progress.setAutoReset(false);
   progress.setValue(0);
+  // declared before the encoder, whose destructor may still deliver output to the lambda below
+  const QRegularExpression frame_line("^frame=(\\d+)$", QRegularExpression::MultilineOption);
   QProcess encoder;
   QEventLoop loop;
   connect(&encoder, &QProcess::finished, &loop, &QEventLoop::quit);
@@ -1536,7 +1553,6 @@ bool MainWindow::exportVideo(const QString& path, int frames_per_second) {
     }
   });
   connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
-  const QRegularExpression frame_line("^frame=(\\d+)$", QRegularExpression::MultilineOption);
   connect(&encoder, &QProcess::readyReadStandardOutput, &progress, [&, frames] {
     const QString text = QString::fromLatin1(encoder.readAllStandardOutput());
     for (auto match = frame_line.globalMatch(text); match.hasNext();) {

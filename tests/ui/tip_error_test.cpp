@@ -48,6 +48,37 @@ class TipErrorTest : public ::testing::Test {
   MainWindow window_;
 };
 
+// switching the comparison off while the twin runs: the twin's end does not set a reference
+TEST_F(TipErrorTest, ATwinFinishingAfterTheComparisonWasSwitchedOffIsNotAdopted) {
+  window_.setCompareWithFiniteDifferences(true);
+  QSignalSpy twin_finished(window_.referenceSimulation(), &SimulationController::runFinished);
+  ASSERT_TRUE(window_.runSimulation());
+  ASSERT_TRUE(window_.referenceSimulation()->isRunning());
+  window_.setCompareWithFiniteDifferences(false);
+  ASSERT_TRUE(waitFor(twin_finished));
+  EXPECT_NE(window_.referenceSource(), MainWindow::ReferenceSource::FiniteDifferenceRun);
+  EXPECT_FALSE(window_.hasReference());
+}
+
+// a run with the finite-difference Jacobian (or RK4, which uses none) has no distinct twin
+TEST_F(TipErrorTest, NoTwinWhenTheRunUsesNoAnalyticalJacobian) {
+  window_.setCompareWithFiniteDifferences(true);
+  for (const auto& [integrator, jacobian] :
+       {std::pair{IntegratorKind::Bdf, JacobianKind::FiniteDifference},
+        std::pair{IntegratorKind::Rk4, JacobianKind::Analytic}}) {
+    SimulationOptions options = window_.simulationOptions();
+    options.integrator = integrator;
+    options.jacobian = jacobian;
+    options.step = integrator == IntegratorKind::Rk4 ? 1e-4 : 0.0;
+    window_.setSimulationOptions(options);
+    QSignalSpy run_finished(window_.simulation(), &SimulationController::runFinished);
+    ASSERT_TRUE(window_.runSimulation());
+    EXPECT_FALSE(window_.referenceSimulation()->isRunning());
+    ASSERT_TRUE(waitFor(run_finished));
+    EXPECT_EQ(window_.tipErrorSeries(), -1);
+  }
+}
+
 TEST_F(TipErrorTest, FiniteDifferenceTwinBecomesTheReference) {
   QAction* compare = test::findAction(window_, "fdReferenceAction");
   ASSERT_NE(compare, nullptr);

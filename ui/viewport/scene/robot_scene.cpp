@@ -247,14 +247,13 @@ double lowestPoint(const Frame& frame) {
 }
 
 // a square grid on the floor under the robot, centred below it
-vtkSmartPointer<vtkPolyData> makeGrid(const std::optional<Bounds>& robot) {
+vtkSmartPointer<vtkPolyData> makeGrid(const std::optional<Bounds>& robot, double z) {
   const Bounds b = robot.value_or(Bounds{-0.5, 0.5, -0.5, 0.5, 0.0, 0.0});
   const double size = std::max({b[1] - b[0], b[3] - b[2], b[5] - b[4], 0.2});
   const double spacing = niceSpacing(0.75 * size);
   const double half = spacing * kGridLinesPerSide;
   const double cx = spacing * std::round(0.5 * (b[0] + b[1]) / spacing);
   const double cy = spacing * std::round(0.5 * (b[2] + b[3]) / spacing);
-  const double z = floorHeight(robot);
   vtkNew<vtkPoints> points;
   vtkNew<vtkCellArray> lines;
   for (int i = -kGridLinesPerSide; i <= kGridLinesPerSide; ++i) {
@@ -956,18 +955,21 @@ struct RobotScene::Impl {
 
   double grid_height = 0.0;  // z of the grid [m]
 
-  void placeGrid(const std::optional<Bounds>& robot) {
+  void placeGrid(const std::optional<Bounds>& robot, double z) {
     vtkMapper* mapper = grid->GetMapper();
-    static_cast<vtkPolyDataMapper*>(mapper)->SetInputData(makeGrid(robot));
-    grid_height = floorHeight(robot);
+    static_cast<vtkPolyDataMapper*>(mapper)->SetInputData(makeGrid(robot, z));
+    grid_height = z;
     grid->VisibilityOn();
   }
 
   // a robot that sags or falls below the grid (placed under its first pose) takes the grid down
-  // with it, rather than passing through the floor; the grid never rises during a run
+  // with it, rather than passing through the floor; the grid never rises during a run (below
+  // both the exact surface and the tube's vertices, so the same pose does not move it again)
   void lowerGridBelow(const Frame& frame) {
-    if (lowestPoint(frame) >= grid_height) return;
-    placeGrid(bounds());
+    const double lowest = lowestPoint(frame);
+    if (lowest >= grid_height) return;
+    const std::optional<Bounds> robot = bounds();
+    placeGrid(robot, std::min(floorHeight(robot), lowest));
   }
 
   std::optional<Bounds> bounds() const {
@@ -1026,7 +1028,7 @@ bool RobotScene::show(const Frame& frame) {
   impl_->applyColorMap(&frame);
   if (rebuilt) {
     const std::optional<Bounds> bounds = impl_->bounds();
-    impl_->placeGrid(bounds);
+    impl_->placeGrid(bounds, floorHeight(bounds));
     impl_->placeObstacles(bounds);
   } else {
     impl_->lowerGridBelow(frame);
