@@ -1185,6 +1185,15 @@ void MainWindow::onReferenceFinished(const QString& message, bool ok) {
 }
 
 // the frames plotted so far against the new reference; later ones are added as they are plotted
+// (t, log10 tip error) of a frame with a tip, where the reference covers its time
+std::optional<QPointF> MainWindow::tipErrorPoint(const Frame& frame) const {
+  const auto reference = referenceAt(reference_tip_, frame.t);
+  if (!reference) {
+    return std::nullopt;
+  }
+  return QPointF(frame.t, logTipError(frame.tips_W.front(), *reference));
+}
+
 void MainWindow::replotTipError() {
   tip_error_plot_->clear();
   tip_error_plot_->setAxisTitles(tr("t [s]"), tr("log10 error [m]"));
@@ -1195,8 +1204,8 @@ void MainWindow::replotTipError() {
     if (!frame || frame->tips_W.empty()) {
       continue;
     }
-    if (const auto reference = referenceAt(reference_tip_, frame->t)) {
-      points.append({frame->t, logTipError(frame->tips_W.front(), *reference)});
+    if (const auto point = tipErrorPoint(*frame)) {
+      points.append(*point);
     }
   }
   tip_error_plot_->appendPoints(tip_error_series_, points);
@@ -1221,8 +1230,8 @@ void MainWindow::plotFramesUpTo(std::size_t count) {
         tip_points[axis].append({frame->t, frame->tips_W.front()[static_cast<Eigen::Index>(axis)]});
       }
       if (tip_error_series_ >= 0) {
-        if (const auto reference = referenceAt(reference_tip_, frame->t)) {
-          error_points.append({frame->t, logTipError(frame->tips_W.front(), *reference)});
+        if (const auto point = tipErrorPoint(*frame)) {
+          error_points.append(*point);
         }
       }
     }
@@ -1359,6 +1368,19 @@ bool MainWindow::confirmDiscardChanges() {
 
 // a modal progress dialog with Cancel: while it is up, setValue() runs the event loop (so the
 // window repaints and Cancel works) and the window itself takes no input
+namespace {
+
+// the exports' progress: modal to the window, shown at once, kept open at its maximum
+void setUpExportProgress(QProgressDialog& progress, const char* object_name, const QString& title) {
+  progress.setObjectName(object_name);
+  progress.setWindowTitle(title);
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(0);
+  progress.setAutoReset(false);
+}
+
+}  // namespace
+
 int MainWindow::exportPngSequence(const QString& directory) {
   export_cancelled_ = false;
   const auto count = static_cast<int>(simulation_->frameCount());
@@ -1366,11 +1388,7 @@ int MainWindow::exportPngSequence(const QString& directory) {
     return 0;
   }
   QProgressDialog progress(tr("Writing the replay's frames..."), tr("Cancel"), 0, count, this);
-  progress.setObjectName("exportProgressDialog");
-  progress.setWindowTitle(tr("Export Replay"));
-  progress.setWindowModality(Qt::WindowModal);
-  progress.setMinimumDuration(0);
-  progress.setAutoReset(false);
+  setUpExportProgress(progress, "exportProgressDialog", tr("Export Replay"));
   const int shown = timeline_->currentFrame();
   int written = 0;
   for (int i = 0; i < count; ++i) {
@@ -1536,11 +1554,7 @@ bool MainWindow::exportVideo(const QString& path, int frames_per_second) {
     return false;
   }
   QProgressDialog progress(tr("Encoding the video with ffmpeg..."), tr("Cancel"), 0, frames, this);
-  progress.setObjectName("encodeProgressDialog");
-  progress.setWindowTitle(tr("Export Replay as Video"));
-  progress.setWindowModality(Qt::WindowModal);
-  progress.setMinimumDuration(0);
-  progress.setAutoReset(false);
+  setUpExportProgress(progress, "encodeProgressDialog", tr("Export Replay as Video"));
   progress.setValue(0);
   // declared before the encoder, whose destructor may still deliver output to the lambda below
   const QRegularExpression frame_line("^frame=(\\d+)$", QRegularExpression::MultilineOption);

@@ -10,6 +10,7 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QPointF>
 #include <QStringList>
 #include <array>
 #include <atomic>
@@ -283,6 +284,7 @@ class MainWindow : public QMainWindow {
   void startFiniteDifferenceReference(ModelPtr model);
   void onReferenceFinished(const QString& message, bool ok);
   void replotTipError();
+  [[nodiscard]] std::optional<QPointF> tipErrorPoint(const Frame& frame) const;
   void clearPlots();
   void setPlotCursors(double t);
   void onFrameRequested(int frame);

@@ -220,6 +220,8 @@ class ModelBuilder {
       }
       const SectionProperties section = sectionProperties(division.section, X1 / L);
       joint.radius = section.radius;
+      joint.section_stiffness = sectionProperties(division.section, (X0 + 0.5 * joint.h) / L)
+                                    .stiffnessDiagonal(division.material);
       evalStrainBasis(division.basis, X1 / L, Phi);
       rod_points_.push_back({n(), w, section.area, section.radius});
       if (w > 0.0) {

@@ -1,10 +1,8 @@
 #include "core/sim/make_frame.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "core/algorithm/kinematics.hpp"
-#include "core/model/section.hpp"
 
 namespace tendril {
 namespace {
@@ -16,28 +14,12 @@ Eigen::Isometry3d toIsometry(const SE3& g) {
   return out;
 }
 
-// The section at normalised abscissa s of its division, for the interval whose middle lies at X
-// [m] from the rod's base
-struct SectionAt {
-  const DivisionDesc* division;
-  double s;
-};
-
-SectionAt sectionAt(const std::vector<DivisionDesc>& divisions, double X) {
-  std::size_t d = 0;
-  double start = 0.0;
-  while (d + 1 < divisions.size() && X > start + divisions[d].length)
-    start += divisions[d++].length;
-  return {&divisions[d], std::clamp((X - start) / divisions[d].length, 0.0, 1.0)};
-}
-
 // the RodQuantity values of an interval from its mean strain and the section at its middle
 std::array<double, kRodQuantityCount> intervalValues(const VirtualJoint& joint,
-                                                     const Vector6d& Omega, const SectionAt& at) {
+                                                     const Vector6d& Omega) {
   const Vector6d xi = Omega / joint.h;
   const Vector6d strain = xi - joint.xi_star;
-  const Vector6d Sigma =
-      sectionProperties(at.division->section, at.s).stiffnessDiagonal(at.division->material);
+  const Vector6d& Sigma = joint.section_stiffness;
   std::array<double, kRodQuantityCount> values{};
   values[static_cast<int>(RodQuantity::Curvature)] = xi.head<3>().norm();
   values[static_cast<int>(RodQuantity::AxialStrain)] = strain(3);
@@ -49,7 +31,6 @@ std::array<double, kRodQuantityCount> intervalValues(const VirtualJoint& joint,
 
 RodShape rodShape(const Model& model, const Data& data, int link) {
   const LinkInfo& info = model.links[link];
-  const std::vector<DivisionDesc>& divisions = model.description.links[link].soft.divisions;
   RodShape rod;
   rod.link = link;
   const auto add = [&](const SE3& g, double radius) {
@@ -59,7 +40,6 @@ RodShape rodShape(const Model& model, const Data& data, int link) {
   };
   const SE3& g_base = data.g[info.joint];
   double radius = info.base_radius;
-  double X = 0.0;  // abscissa of the interval's start
   add(g_base, radius);
   for (int j = info.first_interval; j <= info.last_interval; ++j) {
     const VirtualJoint& joint = model.joints[j];
@@ -70,10 +50,8 @@ RodShape rodShape(const Model& model, const Data& data, int link) {
       add(k == kSamplesPerInterval ? data.g[j] : g_start * exp(s * data.Omega[j]),
           radius + s * (joint.radius - radius));
     }
-    rod.interval_values.push_back(
-        intervalValues(joint, data.Omega[j], sectionAt(divisions, X + 0.5 * joint.h)));
+    rod.interval_values.push_back(intervalValues(joint, data.Omega[j]));
     radius = joint.radius;
-    X += joint.h;
   }
   return rod;
 }
