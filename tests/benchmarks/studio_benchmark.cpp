@@ -2,7 +2,7 @@
 // it (docs/PERFORMANCE.md, "Studio"). Not a test: it prints figures and never fails on them.
 //
 //   xvfb-run -a -s "-screen 0 1280x800x24" build/tests/benchmarks/tendril_studio_bench
-//       [MODEL.json] [--frames N] [--mismatch SAMPLES] [--gaps]     (one command line)
+//       [MODEL.json] [--frames N] [--mismatch SAMPLES] [--gaps [MS]]     (one command line)
 //
 // 1. Streaming: a 10 s dynamics run at 100 output frames per second, on the application's event
 //    loop; how many new pictures the viewport renders per second while the worker computes (a
@@ -16,8 +16,8 @@
 // During 1 and 3 every event the GUI thread handles is timed (QApplication::notify, nested events
 // subtracted): where its wall time goes, and how much of it it spent on the CPU rather than waiting
 // for one (a wall time well above the CPU time means other threads held the cores).
-// --gaps lists, for every timer gap above 50 ms while streaming, the events the GUI thread handled
-// in it (wall / CPU ms, with the events nested in each: a paint inside a delivery, say).
+// --gaps lists, for every timer gap above 50 ms (or MS) while streaming, the events the GUI thread
+// handled in it (wall / CPU ms, with the events nested in each: a paint inside a delivery, say).
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -213,7 +213,7 @@ bool runToEnd(MainWindow& window, const SimulationOptions& options) {
   return finished;
 }
 
-void measureStreaming(MainWindow& window, bool print_gaps) {
+void measureStreaming(MainWindow& window, int print_gaps_above_ms) {
   SimulationOptions options = window.simulationOptions();
   options.t_end = 10.0;
   options.output_interval = 0.01;
@@ -227,7 +227,7 @@ void measureStreaming(MainWindow& window, bool print_gaps) {
   QObject::connect(&ticker, &QTimer::timeout, [&] {
     const qint64 now = clock.elapsed();
     gaps.push_back(static_cast<double>(now - last_tick));
-    if (print_gaps && now - last_tick > 50) {
+    if (print_gaps_above_ms > 0 && now - last_tick > print_gaps_above_ms) {
       std::printf("  gap of %lld ms ending at %lld ms (%zu frames):",
                   static_cast<long long>(now - last_tick), static_cast<long long>(now),
                   window.simulation()->frameCount());
@@ -313,14 +313,17 @@ int main(int argc, char** argv) {
   QSettings().clear();
   QString model = QStringLiteral(TENDRIL_EXAMPLES_DIR "/underwater_robot.json");
   int frames = 10000;
-  int mismatch_samples = -1;  // the window's default
-  bool print_gaps = false;
+  int mismatch_samples = -1;    // the window's default
+  int print_gaps_above_ms = 0;  // 0: no gap listing
   const QStringList args = QCoreApplication::arguments();
   for (int i = 1; i < args.size(); ++i) {
     if (args[i] == "--frames" && i + 1 < args.size()) {
       frames = std::max(2, args[++i].toInt());
     } else if (args[i] == "--gaps") {
-      print_gaps = true;
+      bool is_number = false;
+      const int ms = i + 1 < args.size() ? args[i + 1].toInt(&is_number) : 0;
+      print_gaps_above_ms = is_number && ms > 0 ? ms : 50;
+      if (is_number) ++i;
     } else if (args[i] == "--mismatch" && i + 1 < args.size()) {
       mismatch_samples = std::max(0, args[++i].toInt());
     } else {
@@ -341,7 +344,7 @@ int main(int argc, char** argv) {
   std::printf("model %s, window %dx%d, viewport %dx%d, Jacobian mismatch samples per run %d\n",
               qPrintable(model), window.width(), window.height(), window.viewport()->width(),
               window.viewport()->height(), window.jacobianMismatchSamples());
-  tendril::measureStreaming(window, print_gaps);
+  tendril::measureStreaming(window, print_gaps_above_ms);
   tendril::measureRecordingAndScrubbing(window, frames);
   return 0;
 }

@@ -105,10 +105,14 @@ TEST(PlotPanel, ExportFailuresShowAMessageNamingTheFileAndTheReason) {
   EXPECT_EQ(visible_box(), nullptr);
 }
 
-// a 10,000-frame run is drawn from at most 2000 points that keep every peak, the data itself is
-// kept whole (export, pointCount), and zooming in draws the visible slice at full resolution again
+// a 10,000-frame run is drawn from two points per pixel column that keep every peak, the data
+// itself is kept whole (export, pointCount), and zooming in draws the visible slice at full
+// resolution again
 TEST(PlotPanel, LongSeriesAreDrawnDecimatedWithoutLosingPeaksOrData) {
   PlotPanel panel;
+  panel.resize(900, 400);
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
   const int series = panel.addSeries("spiky");
   QList<QPointF> points;
   for (int i = 0; i < 10000; ++i) {
@@ -119,12 +123,13 @@ TEST(PlotPanel, LongSeriesAreDrawnDecimatedWithoutLosingPeaksOrData) {
   for (qsizetype i = 0; i < points.size(); i += 500) panel.appendPoints(series, points.mid(i, 500));
   EXPECT_EQ(panel.pointCount(series), 10000);
   EXPECT_EQ(panel.points(series), points);
-  EXPECT_LE(panel.drawnPointCount(series), 2000);
-  EXPECT_GT(panel.drawnPointCount(series), 1000);
-  const auto* line = qobject_cast<QLineSeries*>(panel.chart()->series().value(0));
-  ASSERT_NE(line, nullptr);
+  const int plot_width = static_cast<int>(panel.chart()->plotArea().width());
+  ASSERT_GT(plot_width, 500);
+  EXPECT_EQ(panel.maxDrawnPoints(), 2 * plot_width + 2);
+  EXPECT_LE(panel.drawnPointCount(series), panel.maxDrawnPoints());
+  EXPECT_GT(panel.drawnPointCount(series), plot_width);
   double highest = -1.0, lowest = 1.0;
-  for (const QPointF& point : line->points()) {
+  for (const QPointF& point : panel.drawnPoints(series)) {
     highest = std::max(highest, point.y());
     lowest = std::min(lowest, point.y());
   }
@@ -136,7 +141,7 @@ TEST(PlotPanel, LongSeriesAreDrawnDecimatedWithoutLosingPeaksOrData) {
   auto* time_axis = qobject_cast<QValueAxis*>(panel.chart()->axes(Qt::Horizontal).value(0));
   ASSERT_NE(time_axis, nullptr);
   time_axis->setRange(6.0, 6.5);  // ~500 samples in view: every one drawn, once
-  const QList<QPointF> drawn = line->points();
+  const QList<QPointF> drawn = panel.drawnPoints(series);
   int in_view = 0;
   for (const QPointF& point : points) {
     if (point.x() < 6.0 || point.x() > 6.5) continue;
@@ -144,6 +149,40 @@ TEST(PlotPanel, LongSeriesAreDrawnDecimatedWithoutLosingPeaksOrData) {
     EXPECT_EQ(drawn.count(point), 1) << point.x();
   }
   EXPECT_EQ(drawn.size(), in_view + 2);  // and the neighbours just outside, for the line ends
+}
+
+// a live plot draws in an event of its own, once for a burst of appends, and a hidden one (a
+// tabbed dock) not until it is shown; a narrower plot draws fewer points
+TEST(PlotPanel, DrawsLaterOnceForABurstOfPointsAndNotWhileHidden) {
+  PlotPanel panel;
+  panel.resize(900, 400);
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+  const int series = panel.addSeries("live");
+  const auto* line = qobject_cast<QLineSeries*>(panel.chart()->series().value(series));
+  ASSERT_NE(line, nullptr);
+  QSignalSpy replaced(line, &QXYSeries::pointsReplaced);
+  for (int i = 0; i < 10; ++i) panel.appendPoint(series, 0.01 * i, std::sin(0.01 * i));
+  EXPECT_EQ(line->count(), 0);  // nothing drawn inside the caller's event
+  QTest::qWait(20);
+  EXPECT_EQ(line->count(), 10);
+  EXPECT_EQ(replaced.count(), 1);
+
+  panel.hide();
+  for (int i = 10; i < 3000; ++i) panel.appendPoint(series, 0.01 * i, std::sin(0.01 * i));
+  QTest::qWait(20);
+  EXPECT_EQ(line->count(), 10);
+  EXPECT_EQ(replaced.count(), 1);
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+  QTest::qWait(20);
+  const int wide = static_cast<int>(line->count());
+  EXPECT_GT(wide, static_cast<int>(panel.chart()->plotArea().width()));
+  EXPECT_LE(wide, panel.maxDrawnPoints());
+
+  panel.resize(500, 400);
+  EXPECT_TRUE(QTest::qWaitFor([&] { return line->count() < wide; }, 2000));
+  EXPECT_LE(line->count(), panel.maxDrawnPoints());
 }
 
 TEST(PlotPanel, ClearRemovesEverySeriesAndIgnoresUnknownHandles) {
@@ -160,12 +199,15 @@ TEST(PlotPanel, ClearRemovesEverySeriesAndIgnoresUnknownHandles) {
 
 TEST(PlotPanel, AppendsBatchesInOrderAndGrowsTheAxesToFitThem) {
   PlotPanel panel;
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
   const int series = panel.addSeries("x");
   panel.appendPoints(series, {QPointF(0.0, 1.0), QPointF(1.0, -2.0)});
   panel.appendPoints(series, {QPointF(2.0, 3.0)});
   panel.appendPoints(series, {});
   panel.appendPoints(7, {QPointF(5.0, 5.0)});
   EXPECT_EQ(panel.pointCount(series), 3);
+  EXPECT_EQ(panel.drawnPointCount(series), 3);  // drawn, and the axes grown, at once on request
 
   const auto* time_axis = qobject_cast<QValueAxis*>(panel.chart()->axes(Qt::Horizontal).value(0));
   const auto* value_axis = qobject_cast<QValueAxis*>(panel.chart()->axes(Qt::Vertical).value(0));

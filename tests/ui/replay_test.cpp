@@ -14,7 +14,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLineSeries>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
@@ -277,11 +276,9 @@ TEST_F(ReplayTest, LaterRunsPlotTheirTipErrorAgainstAReference) {
   };
   // log10 of the largest error [m], as drawn
   auto largestError = [this] {
-    const int series = window_.tipErrorSeries();
-    auto* line =
-        qobject_cast<QLineSeries*>(window_.tipErrorPlot()->chart()->series().value(series));
     double largest = -100.0;
-    for (const QPointF& point : line->points()) largest = std::max(largest, point.y());
+    for (const QPointF& point : window_.tipErrorPlot()->drawnPoints(window_.tipErrorSeries()))
+      largest = std::max(largest, point.y());
     return largest;
   };
   // the same run again: no error

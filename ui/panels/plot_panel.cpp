@@ -2,6 +2,7 @@
 
 #include <QChart>
 #include <QContextMenuEvent>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -12,11 +13,15 @@
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPointer>
 #include <QTextStream>
+#include <QTimer>
 #include <QValueAxis>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <functional>
 #include <limits>
 #include <map>
 
@@ -24,13 +29,59 @@ namespace tendril {
 namespace {
 
 constexpr double kWheelZoomFactor = 1.25;
-// beyond this many points a series is drawn decimated: the minimum and maximum of each of
-// kBuckets slices of the visible time range, so that a 10,000-frame run draws as fast as a short
-// one and no peak is lost
-constexpr qsizetype kMaxDrawnPoints = 2000;
-constexpr int kBuckets = kMaxDrawnPoints / 2 - 2;  // room for a point at t1 and two neighbours
+// a series with more points than twice the plot's width in pixels is drawn decimated: the minimum
+// and maximum of each pixel-wide slice of the visible time range, which draws the same line (no
+// peak is lost) at a cost that no longer grows with the run. Never more than kMaxBuckets slices;
+// kMinBuckets until the chart has been laid out
+constexpr int kMaxBuckets = 998;
+constexpr int kMinBuckets = 200;
 constexpr int kPanStepPixels = 20;
 const QColor kCursorColor(200, 40, 40);
+
+// The panels waiting to draw, one per turn of the event loop: a turn that redraws every live plot
+// at once, then repaints each chart's scene, holds input and timers for all of them together
+class RedrawQueue : public QObject {
+ public:
+  explicit RedrawQueue(QObject* parent) : QObject(parent) {
+    timer_.setObjectName("plotRedrawTimer");
+    timer_.setSingleShot(true);
+    timer_.setInterval(0);
+    connect(&timer_, &QTimer::timeout, this, &RedrawQueue::redrawNext);
+  }
+
+  void enqueue(PlotPanel* panel, std::function<void()> redraw) {
+    queue_.push_back({panel, std::move(redraw)});
+    if (!timer_.isActive()) {
+      timer_.start();
+    }
+  }
+
+ private:
+  void redrawNext() {
+    while (!queue_.empty()) {
+      auto [panel, redraw] = std::move(queue_.front());
+      queue_.pop_front();
+      if (panel) {
+        redraw();
+        break;
+      }
+    }
+    if (!queue_.empty()) {
+      timer_.start();
+    }
+  }
+
+  QTimer timer_;
+  std::deque<std::pair<QPointer<PlotPanel>, std::function<void()>>> queue_;
+};
+
+RedrawQueue& redrawQueue() {
+  static QPointer<RedrawQueue> queue;
+  if (!queue) {
+    queue = new RedrawQueue(QCoreApplication::instance());
+  }
+  return *queue;
+}
 
 }  // namespace
 
@@ -56,8 +107,9 @@ PlotPanel::PlotPanel(QWidget* parent)
       tr("Drag: zoom to a rectangle; wheel: zoom; middle drag or arrows: pan; "
          "double-click: fit; right-click: export"));
   connect(value_axis_, &QValueAxis::rangeChanged, this, [this] { updateCursor(); });
-  // zooming redraws the decimated series at the new resolution
-  connect(time_axis_, &QValueAxis::rangeChanged, this, [this] { redrawAll(); });
+  // zooming or resizing redraws the decimated series at the new resolution
+  connect(time_axis_, &QValueAxis::rangeChanged, this, [this] { markDecimatedStale(); });
+  connect(chart, &QChart::plotAreaChanged, this, [this] { markDecimatedStale(); });
   resetAxes();
 }
 
@@ -69,6 +121,7 @@ int PlotPanel::addSeries(const QString& name) {
   series->attachAxis(value_axis_);
   series_.push_back(series);
   data_.emplace_back();
+  stale_.push_back(false);
   return static_cast<int>(series_.size()) - 1;
 }
 
@@ -85,16 +138,19 @@ void PlotPanel::appendPoints(int series, const QList<QPointF>& points) {
   if (hinted) {
     viewport()->update();  // the hint goes with the first points
   }
-  QPointF low = points.front();
-  QPointF high = points.front();
   for (const QPointF& point : points) {
-    low = QPointF(std::min(low.x(), point.x()), std::min(low.y(), point.y()));
-    high = QPointF(std::max(high.x(), point.x()), std::max(high.y(), point.y()));
+    if (!pending_bounds_) {
+      pending_bounds_ = QRectF(point, point);
+      continue;
+    }
+    QRectF& box = *pending_bounds_;
+    box.setLeft(std::min(box.left(), point.x()));
+    box.setRight(std::max(box.right(), point.x()));
+    box.setTop(std::min(box.top(), point.y()));
+    box.setBottom(std::max(box.bottom(), point.y()));
   }
-  if (!zoomed_) {
-    growAxes(low, high);  // first: the decimation follows the visible range
-  }
-  redraw(series);
+  stale_[static_cast<std::size_t>(series)] = true;
+  scheduleRedraw();
 }
 
 void PlotPanel::setAxisTitles(const QString& x, const QString& y) {
@@ -108,6 +164,8 @@ void PlotPanel::clear() {
   chart()->removeAllSeries();
   series_.clear();
   data_.clear();
+  stale_.clear();
+  pending_bounds_.reset();
   cursor_ = nullptr;
   cursor_time_ = std::numeric_limits<double>::quiet_NaN();
   zoomed_ = false;
@@ -163,41 +221,97 @@ QList<QPointF> PlotPanel::points(int series) const {
   return data_[static_cast<std::size_t>(series)];
 }
 
-int PlotPanel::drawnPointCount(int series) const {
+QList<QPointF> PlotPanel::drawnPoints(int series) {
   if (series < 0 || series >= seriesCount()) {
-    return 0;
+    return {};
   }
-  return static_cast<int>(series_[static_cast<std::size_t>(series)]->count());
+  redrawStale();
+  return series_[static_cast<std::size_t>(series)]->points();
 }
 
-// QXYSeries::append(list) adds point by point, each one updating the chart; replace() updates it
-// once
-void PlotPanel::redraw(int series) {
-  const QList<QPointF>& all = data_[static_cast<std::size_t>(series)];
-  QLineSeries* line = series_[static_cast<std::size_t>(series)];
-  line->replace(
-      all.size() <= kMaxDrawnPoints ? all : decimated(all, time_axis_->min(), time_axis_->max()));
+int PlotPanel::drawnPointCount(int series) {
+  return static_cast<int>(drawnPoints(series).size());
 }
 
-void PlotPanel::redrawAll() {
-  for (int s = 0; s < seriesCount(); ++s) {
-    if (data_[static_cast<std::size_t>(s)].size() > kMaxDrawnPoints) {
-      redraw(s);
+int PlotPanel::bucketCount() const {
+  const auto width = static_cast<int>(chart()->plotArea().width());
+  return std::clamp(width, kMinBuckets, kMaxBuckets);
+}
+
+int PlotPanel::maxDrawnPoints() const {
+  return 2 * bucketCount() + 2;  // room for the neighbours outside the visible range
+}
+
+// new points and new ranges are drawn in an event of their own, once for however many came
+// before it, one panel per turn of the event loop, and not at all while the panel is hidden (a
+// tabbed dock): the chart's relayout and repaint are the costly part of a live plot
+void PlotPanel::scheduleRedraw() {
+  if (redraw_scheduled_) {
+    return;
+  }
+  redraw_scheduled_ = true;
+  redrawQueue().enqueue(this, [this] {
+    redraw_scheduled_ = false;
+    if (isVisible()) {
+      redrawStale();
+    }
+  });
+}
+
+void PlotPanel::markDecimatedStale() {
+  for (std::size_t s = 0; s < data_.size(); ++s) {
+    stale_[s] = stale_[s] || data_[s].size() > 2 * kMinBuckets + 2;
+  }
+  if (!in_redraw_) {
+    scheduleRedraw();
+  }
+}
+
+// the axes first (one relayout for every new point of every series): the decimation follows
+// the visible range
+void PlotPanel::redrawStale() {
+  if (pending_bounds_) {
+    const QRectF box = *pending_bounds_;
+    pending_bounds_.reset();
+    if (!zoomed_) {
+      in_redraw_ = true;
+      growAxes(box.topLeft(), box.bottomRight());
+      in_redraw_ = false;
     }
   }
+  for (std::size_t s = 0; s < series_.size(); ++s) {
+    if (!stale_[s]) {
+      continue;
+    }
+    stale_[s] = false;
+    // QXYSeries::append(list) adds point by point, each one updating the chart; replace() updates
+    // it once
+    const QList<QPointF>& all = data_[s];
+    series_[s]->replace(all.size() <= maxDrawnPoints()
+                            ? all
+                            : decimated(all, time_axis_->min(), time_axis_->max(), bucketCount()));
+  }
 }
 
-// points sorted by time: the first point before [t0, t1], the lowest and highest point of each
-// slice of it in time order, and the first point after it
-QList<QPointF> PlotPanel::decimated(const QList<QPointF>& points, double t0, double t1) {
+void PlotPanel::showEvent(QShowEvent* event) {
+  QChartView::showEvent(event);
+  if (std::find(stale_.begin(), stale_.end(), true) != stale_.end()) {
+    scheduleRedraw();
+  }
+}
+
+// points sorted by time: the first point before [t0, t1], the lowest and highest point of each of
+// the buckets slices of it in time order, and the first point after it
+QList<QPointF> PlotPanel::decimated(const QList<QPointF>& points, double t0, double t1,
+                                    int buckets) {
   QList<QPointF> drawn;
-  drawn.reserve(2 * kBuckets + 2);
+  drawn.reserve(2 * buckets + 2);
   const auto first = std::lower_bound(points.begin(), points.end(), t0,
                                       [](const QPointF& p, double t) { return p.x() < t; });
   const auto last = std::upper_bound(first, points.end(), t1,
                                      [](double t, const QPointF& p) { return t < p.x(); });
   if (first != points.begin()) drawn.append(*(first - 1));
-  const double width = std::max(t1 - t0, std::numeric_limits<double>::min()) / kBuckets;
+  const double width = std::max(t1 - t0, std::numeric_limits<double>::min()) / buckets;
   for (auto it = first; it != last;) {
     const double bucket_end = t0 + width * (std::floor((it->x() - t0) / width) + 1.0);
     auto low = it, high = it;
@@ -305,6 +419,7 @@ bool PlotPanel::exportPng(const QString& path) {
     export_error_ = file.errorString();
     return false;
   }
+  redrawStale();
   QImageWriter writer(&file, "PNG");
   if (!writer.write(grab().toImage())) {
     export_error_ = writer.errorString();

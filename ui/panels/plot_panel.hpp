@@ -7,6 +7,7 @@
 #include <QChartView>
 #include <QList>
 #include <QPointF>
+#include <QRectF>
 #include <optional>
 #include <vector>
 
@@ -49,9 +50,13 @@ class PlotPanel : public QChartView {
   [[nodiscard]] int pointCount(int series) const;
   /// \brief The points of series \p series (empty for an unknown handle).
   [[nodiscard]] QList<QPointF> points(int series) const;
-  /// \brief How many points the chart draws for series \p series: all of them up to 2000, then
-  ///        the minimum and maximum of each slice of the visible time range.
-  [[nodiscard]] int drawnPointCount(int series) const;
+  /// \brief The points the chart draws for series \p series, after drawing what is pending:
+  ///        all of them up to twice the plot's width in pixels, then the minimum and maximum of
+  ///        each pixel-wide slice of the visible time range (and the neighbours just outside it).
+  [[nodiscard]] QList<QPointF> drawnPoints(int series);
+  [[nodiscard]] int drawnPointCount(int series);
+  /// \brief The most points drawnPoints() holds for a series: two per slice, plus the neighbours.
+  [[nodiscard]] int maxDrawnPoints() const;
 
   /// \brief Moves the vertical cursor to time \p t [s] (NaN hides it).
   void setCursorTime(double t);
@@ -84,20 +89,28 @@ class PlotPanel : public QChartView {
   void keyPressEvent(QKeyEvent* event) override;
   void contextMenuEvent(QContextMenuEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void reportExportFailure(const QString& path);
   void resetAxes();
   void growAxes(const QPointF& low, const QPointF& high);
   void updateCursor();
-  void redraw(int series);
-  void redrawAll();
-  static QList<QPointF> decimated(const QList<QPointF>& points, double t0, double t1);
+  [[nodiscard]] int bucketCount() const;
+  void scheduleRedraw();
+  void markDecimatedStale();
+  void redrawStale();
+  static QList<QPointF> decimated(const QList<QPointF>& points, double t0, double t1, int buckets);
 
   QValueAxis* time_axis_ = nullptr;
   QValueAxis* value_axis_ = nullptr;
   std::vector<QLineSeries*> series_;
   std::vector<QList<QPointF>> data_;  ///< every point of each series; the chart draws a subset
+  std::vector<bool> stale_;           ///< the chart does not yet draw what data_ holds
+  bool redraw_scheduled_ = false;
+  bool in_redraw_ = false;
+  /// the time (x) and value (y) range of the points appended since the last redraw
+  std::optional<QRectF> pending_bounds_;
   QLineSeries* cursor_ = nullptr;
   double cursor_time_;
   bool has_points_ = false;
