@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QHBoxLayout>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPushButton>
@@ -10,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QValueAxis>
+#include <array>
 
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
@@ -183,6 +185,32 @@ TEST(PlotPanel, DrawsLaterOnceForABurstOfPointsAndNotWhileHidden) {
   panel.resize(500, 400);
   EXPECT_TRUE(QTest::qWaitFor([&] { return line->count() < wide; }, 2000));
   EXPECT_LE(line->count(), panel.maxDrawnPoints());
+}
+
+// two live charts do not redraw in the same turn of the event loop: input and timers get a turn
+// between them
+TEST(PlotPanel, LiveChartsRedrawOnePerTurnOfTheEventLoop) {
+  QWidget window;
+  auto* layout = new QHBoxLayout(&window);
+  std::array<PlotPanel*, 2> panels = {new PlotPanel, new PlotPanel};
+  for (PlotPanel* panel : panels) layout->addWidget(panel);
+  window.resize(1000, 400);
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  std::array<const QLineSeries*, 2> lines{};
+  for (std::size_t p = 0; p < panels.size(); ++p) {
+    const int series = panels[p]->addSeries("live");
+    lines[p] = qobject_cast<QLineSeries*>(panels[p]->chart()->series().value(series));
+    ASSERT_NE(lines[p], nullptr);
+    panels[p]->appendPoints(series, {QPointF(0.0, 1.0), QPointF(1.0, 2.0)});
+  }
+  auto drawn = [&] {
+    return static_cast<int>(lines[0]->count() > 0) + static_cast<int>(lines[1]->count() > 0);
+  };
+  EXPECT_EQ(drawn(), 0);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(drawn(), 1);
+  EXPECT_TRUE(QTest::qWaitFor([&] { return drawn() == 2; }, 1000));
 }
 
 TEST(PlotPanel, ClearRemovesEverySeriesAndIgnoresUnknownHandles) {
