@@ -160,7 +160,7 @@ class ProfilingApplication : public QApplication {
   }
 
  private:
-  // "Paint tendril::ViewportWidget viewport", "Timer QTimer viewportRenderTimer", ...
+  // "Paint tendril::ViewportWidget viewport", "Timer QTimer viewportRender", ...
   static std::string keyOf(QObject* receiver, QEvent* event) {
     const char* type = QMetaEnum::fromType<QEvent::Type>().valueToKey(event->type());
     std::string key = type != nullptr ? type : "event " + std::to_string(event->type());

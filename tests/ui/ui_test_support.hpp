@@ -33,7 +33,7 @@ int countDifferentPixels(const QImage& a, const QImage& b);
 
 /// \brief \p widget as it would appear now: every 3D view in it first renders a pending picture
 ///        (ViewportWidget::flushPendingRender), since a repaint draws the last rendered one until
-///        the view's render timer fires. Use it for every screenshot of a window or dialog.
+///        the view's queued render runs. Use it for every screenshot of a window or dialog.
 QImage grabWindow(QWidget& widget);
 
 /// \brief Types \p text into \p panel's editor of the field at \p pointer, as a person would, and

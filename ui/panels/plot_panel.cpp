@@ -2,7 +2,6 @@
 
 #include <QChart>
 #include <QContextMenuEvent>
-#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
@@ -13,17 +12,15 @@
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QPointer>
 #include <QTextStream>
-#include <QTimer>
 #include <QValueAxis>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <deque>
-#include <functional>
 #include <limits>
 #include <map>
+
+#include "ui/turn_queue.hpp"
 
 namespace tendril {
 namespace {
@@ -37,51 +34,6 @@ constexpr int kMaxBuckets = 998;
 constexpr int kMinBuckets = 200;
 constexpr int kPanStepPixels = 20;
 const QColor kCursorColor(200, 40, 40);
-
-// The panels waiting to draw, one per turn of the event loop: a turn that redraws every live plot
-// at once, then repaints each chart's scene, holds input and timers for all of them together
-class RedrawQueue : public QObject {
- public:
-  explicit RedrawQueue(QObject* parent) : QObject(parent) {
-    timer_.setObjectName("plotRedrawTimer");
-    timer_.setSingleShot(true);
-    timer_.setInterval(0);
-    connect(&timer_, &QTimer::timeout, this, &RedrawQueue::redrawNext);
-  }
-
-  void enqueue(PlotPanel* panel, std::function<void()> redraw) {
-    queue_.push_back({panel, std::move(redraw)});
-    if (!timer_.isActive()) {
-      timer_.start();
-    }
-  }
-
- private:
-  void redrawNext() {
-    while (!queue_.empty()) {
-      auto [panel, redraw] = std::move(queue_.front());
-      queue_.pop_front();
-      if (panel) {
-        redraw();
-        break;
-      }
-    }
-    if (!queue_.empty()) {
-      timer_.start();
-    }
-  }
-
-  QTimer timer_;
-  std::deque<std::pair<QPointer<PlotPanel>, std::function<void()>>> queue_;
-};
-
-RedrawQueue& redrawQueue() {
-  static QPointer<RedrawQueue> queue;
-  if (!queue) {
-    queue = new RedrawQueue(QCoreApplication::instance());
-  }
-  return *queue;
-}
 
 }  // namespace
 
@@ -250,7 +202,7 @@ void PlotPanel::scheduleRedraw() {
     return;
   }
   redraw_scheduled_ = true;
-  redrawQueue().enqueue(this, [this] {
+  TurnQueue::instance().post(this, QStringLiteral("plotRedraw"), [this] {
     redraw_scheduled_ = false;
     if (isVisible()) {
       redrawStale();

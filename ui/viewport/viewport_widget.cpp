@@ -23,10 +23,10 @@
 #include <QResizeEvent>
 #include <QScopedValueRollback>
 #include <QScreen>
-#include <QTimer>
 #include <QWheelEvent>
 #include <optional>
 
+#include "ui/turn_queue.hpp"
 #include "ui/viewport/scene/robot_scene.hpp"
 #include "ui/viewport/scene/scene_setup.hpp"
 
@@ -58,7 +58,7 @@ struct ViewportWidget::Impl {
   bool stale = true;  ///< the scene, camera or size changed since `image` was rendered
   int render_count = 0;
   bool in_render = false;
-  QTimer render_timer;  ///< single shot, 0 ms: renders in the next turn of the event loop
+  bool render_queued = false;          ///< a render waits in the TurnQueue
   bool camera_moved_by_user = false;   ///< until then, resizing refits the view
   std::optional<QPointF> left_press;   ///< where the left button went down, while it is down
   std::optional<QPointF> right_press;  ///< where the right button went down, while it is down
@@ -90,10 +90,6 @@ struct ViewportWidget::Impl {
   }
 
   explicit Impl(ViewportWidget* widget) : owner(widget) {
-    render_timer.setObjectName("viewportRenderTimer");
-    render_timer.setSingleShot(true);
-    render_timer.setInterval(0);
-    QObject::connect(&render_timer, &QTimer::timeout, owner, [this] { onRenderTimer(); });
     styleRenderer(renderer);
     window->AddRenderer(renderer);
     // the context is ours (made current through the observers below) and VTK renders into its
@@ -143,17 +139,25 @@ struct ViewportWidget::Impl {
 
   void onInteractorRender(vtkObject*, unsigned long, void*) { requestRender(); }
 
-  /// the scene is rendered again in an event of its own (render_timer), then painted: not inside
+  /// the scene is rendered again in a turn of the event loop of its own (TurnQueue, shared with
+  /// the plots, so that a render and a chart's relayout do not add up in one turn), then painted:
+  /// not inside
   /// whichever event changed it, nor inside a repaint of the window that another widget forced
   /// (Qt Charts dispatches the window's pending repaint at once after every change of a chart)
   void requestRender() {
     stale = true;
-    if (!render_timer.isActive()) {
-      render_timer.start();
+    if (!render_queued) {
+      render_queued = true;
+      TurnQueue::instance().post(owner, QStringLiteral("viewportRender"), [this] {
+        if (render_queued) {  // else rendered meanwhile (flushPendingRender, a forced paint)
+          render_queued = false;
+          onRenderTurn();
+        }
+      });
     }
   }
 
-  void onRenderTimer() {
+  void onRenderTurn() {
     if (stale && owner->isVisible()) {
       renderImage();
       owner->update();
@@ -290,7 +294,7 @@ bool ViewportWidget::flushPendingRender() {
   if (!impl_->stale && !impl_->image.isNull()) {
     return false;
   }
-  impl_->render_timer.stop();
+  impl_->render_queued = false;
   const int before = impl_->render_count;
   impl_->renderImage();
   update();
@@ -479,12 +483,12 @@ void ViewportWidget::resizeEvent(QResizeEvent* event) {
   impl_->requestRender();
 }
 
-// a repaint draws the last picture, even while a newer one is due (the render timer renders it and
+// a repaint draws the last picture, even while a newer one is due (the queued render renders it and
 // repaints), so that a window repaint forced in the middle of another event never renders; only a
 // paint with no render scheduled (the first one, after a failed or skipped render) renders at once
 void ViewportWidget::paintEvent(QPaintEvent* event) {
-  if (impl_->image.isNull() || (impl_->stale && !impl_->render_timer.isActive())) {
-    impl_->render_timer.stop();
+  if (impl_->image.isNull() || (impl_->stale && !impl_->render_queued)) {
+    impl_->render_queued = false;
     impl_->renderImage();
   }
   QPainter painter(this);
