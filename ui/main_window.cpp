@@ -492,8 +492,9 @@ void MainWindow::addRodColouringMenu() {
   }
   menu->setToolTipsVisible(true);
   menu->setToolTip(
-      tr("Bending moment and axial force are the elastic parts, E J (xi - xi*) and "
-         "E A (xi - xi*), from each interval's mean strain"));
+      tr("Bending moment and axial force are those of the internal wrench, elastic and viscous "
+         "(the section stiffness times xi - xi* plus its damping times the strain rate), from "
+         "each interval's mean strain and strain rate"));
 }
 
 void MainWindow::createSimulateMenu() {

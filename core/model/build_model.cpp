@@ -220,8 +220,10 @@ class ModelBuilder {
       }
       const SectionProperties section = sectionProperties(division.section, X1 / L);
       joint.radius = section.radius;
-      joint.section_stiffness = sectionProperties(division.section, (X0 + 0.5 * joint.h) / L)
-                                    .stiffnessDiagonal(division.material);
+      const SectionProperties middle =
+          sectionProperties(division.section, (X0 + 0.5 * joint.h) / L);
+      joint.section_stiffness = middle.stiffnessDiagonal(division.material);
+      joint.section_damping = middle.dampingDiagonal(division.material);
       evalStrainBasis(division.basis, X1 / L, Phi);
       rod_points_.push_back({n(), w, section.area, section.radius});
       if (w > 0.0) {

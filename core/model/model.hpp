@@ -66,9 +66,11 @@ struct VirtualJoint {
   double mass = 0.0;                              ///< lumped mass (energy, gravity bookkeeping)
 
   double radius = 0.0;  ///< cross-section size at the child frame (drawing, contact)
-  /// rod interval: Sigma = diag(G Jx, E Jy, E Jz, E A, G A, G A) of the section at the interval's
-  /// middle (the internal forces of the viewport's colour map)
+  /// rod interval: Sigma = diag(G Jx, E Jy, E Jz, E A, G A, G A) and Upsilon = eta diag(Jx, 3 Jy,
+  /// 3 Jz, 3 A, A, A) of the section at the interval's middle (the internal forces of the
+  /// viewport's colour map)
   Vector6d section_stiffness = Vector6d::Zero();
+  Vector6d section_damping = Vector6d::Zero();
 
   /// added mass M_A of the surrounding fluid, in the child frame (theory-gvs.md 6.3): the
   /// dynamics use M + M_A as the inertia of the frame; gravity does not act on M_A

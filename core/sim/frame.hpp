@@ -18,13 +18,15 @@ namespace tendril {
 /// \brief Centreline samples drawn inside each rod interval (between computational points).
 inline constexpr int kSamplesPerInterval = 4;
 
-/// \brief What a rod's colour map shows, per Magnus interval, from its mean strain xi = Omega / h
-///        and the section stiffness Sigma = diag(G Jx, E Jy, E Jz, E A, G A, G A) at its middle.
+/// \brief What a rod's colour map shows, per Magnus interval, from its mean strain xi = Omega / h,
+///        its mean strain rate xi' = Omega' / h and the section at its middle: the internal wrench
+///        is the elastic Sigma (xi - xi*) plus the viscous Upsilon xi' (Sigma = diag(G Jx, E Jy,
+///        E Jz, E A, G A, G A), Upsilon = eta diag(Jx, 3 Jy, 3 Jz, 3 A, A, A), as in the dynamics).
 enum class RodQuantity {
   Curvature,      ///< |(xi_1, xi_2, xi_3)| [1/m]: bending and torsion
   AxialStrain,    ///< xi_4 - xi*_4 [-]: stretch (+) or compression (-)
-  BendingMoment,  ///< |(E Jy (xi_2 - xi*_2), E Jz (xi_3 - xi*_3))| [N m]: elastic part
-  AxialForce,     ///< E A (xi_4 - xi*_4) [N]: elastic part, tension (+)
+  BendingMoment,  ///< |(m_2, m_3)| of the internal wrench [N m]: elastic and viscous
+  AxialForce,     ///< n_1 of the internal wrench [N]: elastic and viscous, tension (+)
 };
 inline constexpr int kRodQuantityCount = 4;
 

@@ -14,22 +14,24 @@ Eigen::Isometry3d toIsometry(const SE3& g) {
   return out;
 }
 
-// the RodQuantity values of an interval from its mean strain and the section at its middle
+// the RodQuantity values of an interval from its mean strain and strain rate (Omega / h and
+// Omega' / h, Omega' = Z v) and the section at its middle
 std::array<double, kRodQuantityCount> intervalValues(const VirtualJoint& joint,
-                                                     const Vector6d& Omega) {
+                                                     const Vector6d& Omega,
+                                                     const Vector6d& Omega_dot) {
   const Vector6d xi = Omega / joint.h;
   const Vector6d strain = xi - joint.xi_star;
-  const Vector6d& Sigma = joint.section_stiffness;
+  const Vector6d wrench = joint.section_stiffness.cwiseProduct(strain) +
+                          joint.section_damping.cwiseProduct(Omega_dot / joint.h);
   std::array<double, kRodQuantityCount> values{};
   values[static_cast<int>(RodQuantity::Curvature)] = xi.head<3>().norm();
   values[static_cast<int>(RodQuantity::AxialStrain)] = strain(3);
-  values[static_cast<int>(RodQuantity::BendingMoment)] =
-      std::hypot(Sigma(1) * strain(1), Sigma(2) * strain(2));
-  values[static_cast<int>(RodQuantity::AxialForce)] = Sigma(3) * strain(3);
+  values[static_cast<int>(RodQuantity::BendingMoment)] = std::hypot(wrench(1), wrench(2));
+  values[static_cast<int>(RodQuantity::AxialForce)] = wrench(3);
   return values;
 }
 
-RodShape rodShape(const Model& model, const Data& data, int link) {
+RodShape rodShape(const Model& model, const Data& data, int link, const Eigen::VectorXd& v) {
   const LinkInfo& info = model.links[link];
   RodShape rod;
   rod.link = link;
@@ -50,7 +52,8 @@ RodShape rodShape(const Model& model, const Data& data, int link) {
       add(k == kSamplesPerInterval ? data.g[j] : g_start * exp(s * data.Omega[j]),
           radius + s * (joint.radius - radius));
     }
-    rod.interval_values.push_back(intervalValues(joint, data.Omega[j]));
+    const Vector6d Omega_dot = data.Z[j] * v.segment(joint.idx_q, joint.nq);
+    rod.interval_values.push_back(intervalValues(joint, data.Omega[j], Omega_dot));
     radius = joint.radius;
   }
   return rod;
@@ -72,7 +75,7 @@ FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
   for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
     const LinkInfo& info = model.links[i];
     if (info.kind == BodyKind::Soft) {
-      frame->rods.push_back(rodShape(model, data, i));
+      frame->rods.push_back(rodShape(model, data, i, v));
     } else {
       SE3 g_com = data.g[info.joint];
       g_com.p = g_com.act(Eigen::Vector3d(robot.links[i].rigid.com.data()));

@@ -87,6 +87,40 @@ TEST(MakeFrameTest, EverySampleTakesItsIntervalsValue) {
   EXPECT_GT(moment(0), moment(shape.interval_values.size() - 1));
 }
 
+// The same tapered rod while it bends and stretches further at constant rates, in a viscous
+// material: the internal wrench adds Upsilon xi' to Sigma (xi - xi*), with Upsilon = eta (3 J, 3 A)
+// for bending and stretch (Kelvin-Voigt with an incompressible material, as in the dynamics' D)
+TEST(MakeFrameTest, InternalForcesOfAMovingViscousRodAddTheViscousPart) {
+  constexpr double kEta = 2.0e4;                               // [Pa s]
+  constexpr double kCurvatureRate = -0.8, kStretchRate = 0.5;  // [1/(m s)], [1/s]
+  RobotDescription robot = BentRod::description();
+  robot.links[0].soft.divisions[0].material.damping = kEta;
+  const Model model = buildModel(robot);
+  Data data(model);
+  Eigen::VectorXd q(2), v(2);
+  q << kCurvature, kStretch;
+  v << kCurvatureRate, kStretchRate;
+  const FramePtr frame = makeFrame(model, data, q, v, 0.0);
+  const RodShape& shape = frame->rods.at(0);
+  const double E = robot.links[0].soft.divisions[0].material.youngs_modulus;
+  const LinkInfo& info = model.links[0];
+  double X = 0.0;
+  for (std::size_t k = 0; k < shape.interval_values.size(); ++k) {
+    const double h = model.joints[info.first_interval + static_cast<int>(k)].h;
+    const double r = radiusAt(X + 0.5 * h);
+    const double J = std::numbers::pi * std::pow(r, 4) / 4.0, A = std::numbers::pi * r * r;
+    const double moment = E * J * kCurvature + 3.0 * kEta * J * kCurvatureRate;
+    const double force = E * A * kStretch + 3.0 * kEta * A * kStretchRate;
+    const auto& values = shape.interval_values[k];
+    EXPECT_NEAR(values[static_cast<int>(RodQuantity::BendingMoment)], std::abs(moment),
+                1e-12 * E * J * kCurvature);
+    EXPECT_NEAR(values[static_cast<int>(RodQuantity::AxialForce)], force, 1e-12 * E * A * kStretch);
+    // the strain itself does not depend on the rate
+    EXPECT_NEAR(values[static_cast<int>(RodQuantity::Curvature)], kCurvature, 1e-12 * kCurvature);
+    X += h;
+  }
+}
+
 // A horizontal uniform cantilever at rest under gravity: the bending moment at X is that of the
 // load beyond it, rho g A (L - X)^2 / 2, quadratic in X, so a quadratic bend_y basis holds it and
 // the interval means (Magnus: the two-point Gauss mean, exact for it) match the closed form up to
