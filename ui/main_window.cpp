@@ -1044,6 +1044,17 @@ void MainWindow::showRecordedFrame(int frame) {
   onFrameRequested(frame);
 }
 
+namespace {
+
+// why the tip-error plot is empty, until it has points
+QString noReferenceHint() {
+  return MainWindow::tr(
+      "No reference: Simulate > Compare with Finite-Difference Reference, or Use Run as "
+      "Reference");
+}
+
+}  // namespace
+
 // every plot empty, with its axis titles
 void MainWindow::clearPlots() {
   plot_panel_->clear();
@@ -1052,6 +1063,7 @@ void MainWindow::clearPlots() {
   energy_plot_->setAxisTitles(tr("t [s]"), tr("energy [J]"));
   tip_error_plot_->clear();
   tip_error_plot_->setAxisTitles(tr("t [s]"), tr("log10 error [m]"));
+  tip_error_plot_->setPlaceholderText(noReferenceHint());
   mismatch_plot_->clear();
   mismatch_plot_->setAxisTitles(tr("t [s]"), tr("log10 mismatch"));
   tip_series_ = {-1, -1, -1};
@@ -1080,6 +1092,9 @@ void MainWindow::preparePlotsForRun(bool awaiting_twin) {
   if (!reference_tip_.empty() || awaiting_twin) {
     tip_error_series_ = tip_error_plot_->addSeries(
         tipErrorName(awaiting_twin ? ReferenceSource::FiniteDifferenceRun : reference_source_));
+    if (awaiting_twin) {
+      tip_error_plot_->setPlaceholderText(tr("Computing the finite-difference reference run..."));
+    }
     tip_error_dock_->raise();
   }
 }
@@ -1198,6 +1213,7 @@ std::optional<QPointF> MainWindow::tipErrorPoint(const Frame& frame) const {
 void MainWindow::replotTipError() {
   tip_error_plot_->clear();
   tip_error_plot_->setAxisTitles(tr("t [s]"), tr("log10 error [m]"));
+  tip_error_plot_->setPlaceholderText(noReferenceHint());
   tip_error_series_ = tip_error_plot_->addSeries(tipErrorName(reference_source_));
   QList<QPointF> points;
   for (std::size_t i = 0; i < plotted_frames_; ++i) {

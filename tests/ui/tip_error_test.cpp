@@ -76,6 +76,9 @@ TEST_F(TipErrorTest, NoTwinWhenTheRunUsesNoAnalyticalJacobian) {
     EXPECT_FALSE(window_.referenceSimulation()->isRunning());
     ASSERT_TRUE(waitFor(run_finished));
     EXPECT_EQ(window_.tipErrorSeries(), -1);
+    // the empty plot says why
+    EXPECT_TRUE(window_.tipErrorPlot()->showsPlaceholder());
+    EXPECT_TRUE(window_.tipErrorPlot()->placeholderText().contains("Use Run as Reference"));
   }
 }
 
@@ -91,6 +94,7 @@ TEST_F(TipErrorTest, FiniteDifferenceTwinBecomesTheReference) {
   QSignalSpy twin_finished(window_.referenceSimulation(), &SimulationController::runFinished);
   ASSERT_TRUE(window_.runSimulation());
   EXPECT_TRUE(window_.referenceSimulation()->isRunning());  // started with the run
+  EXPECT_TRUE(window_.tipErrorPlot()->placeholderText().contains("Computing"));
   ASSERT_TRUE(waitFor(run_finished));
   ASSERT_TRUE(waitFor(twin_finished));
   ASSERT_TRUE(twin_finished.first().at(1).toBool())
@@ -107,6 +111,7 @@ TEST_F(TipErrorTest, FiniteDifferenceTwinBecomesTheReference) {
   // a twin, not the run itself: a rerun of the same computation sits at the floor (1e-15 m)
   EXPECT_GT(largest, -15.0);
   EXPECT_LT(largest, -5.0) << "the two Jacobians should give nearly the same motion";
+  EXPECT_FALSE(window_.tipErrorPlot()->showsPlaceholder());
   EXPECT_FALSE(window_.cancelAction()->isEnabled());
   EXPECT_FALSE(window_.progressBar()->isVisible());
   EXPECT_EQ(test::visibleErrorBox(window_), nullptr);
