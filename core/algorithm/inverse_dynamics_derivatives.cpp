@@ -148,15 +148,11 @@ void worldBody(const VirtualJoint& joint, Data& data, int j) {
     data.B_sub[j].setZero();
     return;
   }
-  // Ad_g^-T M Ad_g^-1: the rigid part in compact form (a few dozen flops), the added mass as a
-  // dense 6 x 6
+  // Ad_g^-T M Ad_g^-1: the rigid part and the added mass each in compact form (a few dozen flops)
   Matrix6d& I = data.I_sub[j];
   I = joint.inertia.transformed(data.g[j]).matrix();
-  if (joint.has_added_mass) {
-    const Matrix6d X = coAd(data.g[j]);
-    const Matrix6d XA = X.lazyProduct(joint.added_mass);
-    I.noalias() += XA.lazyProduct(X.transpose());
-  }
+  if (joint.has_added_mass)
+    I += transformedInertia(data.g[j], joint.added_mass, joint.added_mass_diagonal);
   // 2B = V x* I - I V x + (I V) xbar*
   const Vector6d& V = data.V_world[j];
   Matrix6d& B = data.B_sub[j];

@@ -94,10 +94,13 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
     data.I_composite[j] = data.I_own[j] = joint.inertia.transformed(data.g[j]);
-    if (model.has_added_mass) {
-      const Matrix6d X = coAd(data.g[j]);
-      data.A_composite[j].noalias() = X.lazyProduct(joint.added_mass).lazyProduct(X.transpose());
+    if (joint.has_added_mass) {
+      data.A_composite[j] =
+          transformedInertia(data.g[j], joint.added_mass, joint.added_mass_diagonal);
       data.A_own[j] = data.A_composite[j];
+    } else if (model.has_added_mass) {
+      data.A_composite[j].setZero();
+      data.A_own[j].setZero();
     }
     if (joint.nq > 0) worldSubspace(joint, data, j);
   }

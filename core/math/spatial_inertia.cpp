@@ -33,4 +33,34 @@ SpatialInertia SpatialInertia::transformed(const SE3& g) const {
   return out;
 }
 
+Matrix6d DiagonalInertia::matrix() const {
+  SE3 c;
+  c.p = offset;
+  const Matrix6d X = coAd(c);
+  return X * diagonal.asDiagonal() * X.transpose();
+}
+
+Matrix6d transformedInertia(const SE3& g, const Matrix6d& M,
+                            const std::optional<DiagonalInertia>& diagonal) {
+  Matrix6d out;
+  if (!diagonal) {
+    const Matrix6d X = coAd(g);
+    out.noalias() = X.lazyProduct(M).lazyProduct(X.transpose());
+    return out;
+  }
+  // Ad*_{g c} = [[R, P R], [0, R]] with P = (p + R c)~; with W = R diag(d_w) R^T and
+  // V = R diag(d_v) R^T: [[W - P V P, P V], [-V P, V]]
+  const Eigen::Matrix3d& R = g.R;
+  const Eigen::Matrix3d P = skew(g.p + R * diagonal->offset);
+  const Eigen::Matrix3d RW = R * diagonal->diagonal.head<3>().asDiagonal();
+  const Eigen::Matrix3d RV = R * diagonal->diagonal.tail<3>().asDiagonal();
+  const Eigen::Matrix3d V = RV * R.transpose(), PV = P * V;
+  out.bottomRightCorner<3, 3>() = V;
+  out.topRightCorner<3, 3>() = PV;
+  out.bottomLeftCorner<3, 3>() = PV.transpose();
+  out.topLeftCorner<3, 3>().noalias() = RW * R.transpose();
+  out.topLeftCorner<3, 3>().noalias() -= PV * P;
+  return out;
+}
+
 }  // namespace tendril

@@ -473,7 +473,9 @@ class ModelBuilder {
         const double m_a = point.weight * rho * fluid->added_mass_coefficient * point.area;
         if (m_a > 0.0) {
           joint.has_added_mass = true;
-          joint.added_mass.diagonal() << 0, 0, 0, 0, m_a, m_a;
+          joint.added_mass_diagonal = DiagonalInertia{};
+          joint.added_mass_diagonal->diagonal << 0, 0, 0, 0, m_a, m_a;
+          joint.added_mass = joint.added_mass_diagonal->matrix();
         }
         // quadratic drag 1/2 rho C d |v| v on the projected width d = 2 r (normal) and the
         // wetted perimeter pi d (tangential)
@@ -503,11 +505,10 @@ class ModelBuilder {
         const Vector6d added = Eigen::Map<const Vector6d>(entry.added_mass.data());
         if (!added.isZero(0.0)) {
           // given at the centre of mass: Ad*_gc M_A Ad_gc^-1 about the link frame origin
-          SE3 g_c;
-          g_c.p = frame.offset;
           VirtualJoint& joint = model_.joints[frame.joint];
           joint.has_added_mass = true;
-          joint.added_mass = coAd(g_c) * added.asDiagonal() * coAd(g_c).transpose();
+          joint.added_mass_diagonal = DiagonalInertia{frame.offset, added};
+          joint.added_mass = joint.added_mass_diagonal->matrix();
         }
       }
     }

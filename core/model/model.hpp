@@ -13,6 +13,7 @@
 
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,8 @@ struct VirtualJoint {
   /// dynamics use M + M_A as the inertia of the frame; gravity does not act on M_A
   bool has_added_mass = false;
   Matrix6d added_mass = Matrix6d::Zero();
+  /// M_A in diagonal form, when it has one (the builder's always do): cheap to transform
+  std::optional<DiagonalInertia> added_mass_diagonal;
 };
 
 /// \brief How a description link maps onto virtual joints.

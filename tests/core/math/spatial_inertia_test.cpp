@@ -1,0 +1,64 @@
+// Tests for core/math/spatial_inertia.cpp: the compact transforms against the dense formulas.
+
+#include "core/math/spatial_inertia.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+namespace tendril {
+namespace {
+
+// exact algebra in double on O(1) entries
+constexpr double kTol = 1e-12;
+
+SE3 randomPose(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vector6d V;
+  for (double& x : V) x = 2.0 * u(rng);
+  return exp(V);
+}
+
+DiagonalInertia randomDiagonal(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  DiagonalInertia M;
+  for (double& x : M.offset) x = u(rng);
+  for (double& x : M.diagonal) x = 1.0 + u(rng);
+  return M;
+}
+
+TEST(DiagonalInertia, MatrixIsTheDiagonalShiftedToTheOffset) {
+  std::mt19937 rng(3);
+  const DiagonalInertia D = randomDiagonal(rng);
+  SE3 c;
+  c.p = D.offset;
+  const Matrix6d expected = coAd(c) * D.diagonal.asDiagonal() * coAd(c).transpose();
+  EXPECT_LT((D.matrix() - expected).cwiseAbs().maxCoeff(), kTol);
+}
+
+TEST(TransformedInertia, DiagonalFormMatchesTheDenseProducts) {
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    const SE3 g = randomPose(rng);
+    DiagonalInertia D = randomDiagonal(rng);
+    if (trial % 2 == 0) D.diagonal.head<3>().setZero();  // a rod section's transverse added mass
+    const Matrix6d M = D.matrix();
+    const Matrix6d expected = coAd(g) * M * coAd(g).transpose();
+    EXPECT_LT((transformedInertia(g, M, D) - expected).cwiseAbs().maxCoeff(), kTol);
+    EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kTol);
+  }
+}
+
+TEST(TransformedInertia, DenseFallbackTakesAGeneralSymmetricMatrix) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Matrix6d M;
+  for (double& x : M.reshaped()) x = u(rng);
+  M = (M + M.transpose()).eval();
+  const SE3 g = randomPose(rng);
+  const Matrix6d expected = coAd(g) * M * coAd(g).transpose();
+  EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kTol);
+}
+
+}  // namespace
+}  // namespace tendril
