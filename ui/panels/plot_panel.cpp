@@ -90,17 +90,8 @@ void PlotPanel::appendPoints(int series, const QList<QPointF>& points) {
   if (hinted) {
     viewport()->update();  // the hint goes with the first points
   }
-  for (const QPointF& point : points) {
-    if (!pending_bounds_) {
-      pending_bounds_ = QRectF(point, point);
-      continue;
-    }
-    QRectF& box = *pending_bounds_;
-    box.setLeft(std::min(box.left(), point.x()));
-    box.setRight(std::max(box.right(), point.x()));
-    box.setTop(std::min(box.top(), point.y()));
-    box.setBottom(std::max(box.bottom(), point.y()));
-  }
+  const Bounds added = boundsOf(points);
+  pending_bounds_ = pending_bounds_ ? merged(*pending_bounds_, added) : added;
   stale_[static_cast<std::size_t>(series)] = true;
   scheduleRedraw();
 }
@@ -191,7 +182,7 @@ int PlotPanel::bucketCount() const {
 }
 
 int PlotPanel::maxDrawnPoints() const {
-  return 2 * bucketCount() + 2;  // room for the neighbours outside the visible range
+  return static_cast<int>(drawnPointsFor(bucketCount()));
 }
 
 // new points and new ranges are drawn in an event of their own, once for however many came
@@ -212,7 +203,7 @@ void PlotPanel::scheduleRedraw() {
 
 void PlotPanel::markDecimatedStale() {
   for (std::size_t s = 0; s < data_.size(); ++s) {
-    stale_[s] = stale_[s] || data_[s].size() > 2 * kMinBuckets + 2;
+    stale_[s] = stale_[s] || data_[s].size() > drawnPointsFor(kMinBuckets);
   }
   if (!in_redraw_) {
     scheduleRedraw();
@@ -223,11 +214,11 @@ void PlotPanel::markDecimatedStale() {
 // the visible range
 void PlotPanel::redrawStale() {
   if (pending_bounds_) {
-    const QRectF box = *pending_bounds_;
+    const Bounds box = *pending_bounds_;
     pending_bounds_.reset();
     if (!zoomed_) {
       in_redraw_ = true;
-      growAxes(box.topLeft(), box.bottomRight());
+      growAxes(box.low, box.high);
       in_redraw_ = false;
     }
   }
@@ -250,6 +241,17 @@ void PlotPanel::showEvent(QShowEvent* event) {
   if (std::find(stale_.begin(), stale_.end(), true) != stale_.end()) {
     scheduleRedraw();
   }
+}
+
+PlotPanel::Bounds PlotPanel::boundsOf(const QList<QPointF>& points) {
+  Bounds bounds{points.front(), points.front()};
+  for (const QPointF& point : points) bounds = merged(bounds, {point, point});
+  return bounds;
+}
+
+PlotPanel::Bounds PlotPanel::merged(const Bounds& a, const Bounds& b) {
+  return {QPointF(std::min(a.low.x(), b.low.x()), std::min(a.low.y(), b.low.y())),
+          QPointF(std::max(a.high.x(), b.high.x()), std::max(a.high.y(), b.high.y()))};
 }
 
 // points sorted by time: the first point before [t0, t1], the lowest and highest point of each of
@@ -418,12 +420,8 @@ void PlotPanel::fitAll() {
     if (points.isEmpty()) {
       continue;
     }
-    QPointF low = points.front(), high = points.front();
-    for (const QPointF& point : points) {
-      low = QPointF(std::min(low.x(), point.x()), std::min(low.y(), point.y()));
-      high = QPointF(std::max(high.x(), point.x()), std::max(high.y(), point.y()));
-    }
-    growAxes(low, high);
+    const Bounds bounds = boundsOf(points);
+    growAxes(bounds.low, bounds.high);
   }
   updateCursor();
 }

@@ -7,7 +7,6 @@
 #include <QChartView>
 #include <QList>
 #include <QPointF>
-#include <QRectF>
 #include <optional>
 #include <vector>
 
@@ -96,6 +95,14 @@ class PlotPanel : public QChartView {
   void resetAxes();
   void growAxes(const QPointF& low, const QPointF& high);
   void updateCursor();
+  /// the lowest and highest time (x) and value (y) of some points
+  struct Bounds {
+    QPointF low, high;
+  };
+  static Bounds boundsOf(const QList<QPointF>& points);  ///< of a non-empty list
+  static Bounds merged(const Bounds& a, const Bounds& b);
+  /// two points per slice, plus the neighbours just outside the visible range
+  static constexpr qsizetype drawnPointsFor(int buckets) { return 2 * qsizetype{buckets} + 2; }
   [[nodiscard]] int bucketCount() const;
   void scheduleRedraw();
   void markDecimatedStale();
@@ -109,8 +116,7 @@ class PlotPanel : public QChartView {
   std::vector<bool> stale_;           ///< the chart does not yet draw what data_ holds
   bool redraw_scheduled_ = false;
   bool in_redraw_ = false;
-  /// the time (x) and value (y) range of the points appended since the last redraw
-  std::optional<QRectF> pending_bounds_;
+  std::optional<Bounds> pending_bounds_;  ///< of the points appended since the last redraw
   QLineSeries* cursor_ = nullptr;
   double cursor_time_;
   bool has_points_ = false;
