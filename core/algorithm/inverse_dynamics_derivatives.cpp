@@ -214,6 +214,156 @@ void jointColumns(const VirtualJoint& joint, Data& data, int j,
   if (previous >= 0) columns += data.columns[previous];
 }
 
+// A rod interval's subspace and all its columns are 6 x 6 cores applied to its basis at the
+// collocation points: Z = sum_a Zc_a Phi_a (C4: Zc_1 = h/2 - c ad_{xi_z2}, Zc_2 = h/2 + c
+// ad_{xi_z1}; 2nd-order Magnus: Zc_1 = h), Z-dot = W(v) = c (ad_{Phi_1 v} Phi_2 - ad_{Phi_2 v}
+// Phi_1), and every column block above is a 6 x 6 matrix times Z or W. So the blocks are formed as
+// 6 x 6 cores (one per collocation point), taken to world, and expanded into the nq columns once,
+// each column being phi_1k core_1.col(r_k) + phi_2k core_2.col(r_k): fixed-size products instead of
+// 6 x nq ones. below about a dozen modes the dense 6 x nq products are as cheap as the cores
+bool usesRodCores(const VirtualJoint& joint) {
+  constexpr int kRodCoreMinModes = 12;
+  return joint.kind == VirtualJointKind::RodInterval && joint.nq >= kRodCoreMinModes;
+}
+
+template <int Points>
+using RodCores = Eigen::Matrix<double, 6, 6 * Points>;
+
+// [Zc_1 | Zc_2] for a Zanna interval, at the strains of the last position stage (or at w1, w2 for
+// W(w) = [-c ad_{w2} | c ad_{w1}] without the h/2 terms)
+RodCores<2> zannaCores(double half_h, double c, const Vector6d& xi_1, const Vector6d& xi_2) {
+  RodCores<2> cores;
+  cores.leftCols<6>() = -c * ad(xi_2);
+  cores.rightCols<6>() = c * ad(xi_1);
+  cores.leftCols<6>().diagonal().array() += half_h;
+  cores.rightCols<6>().diagonal().array() += half_h;
+  return cores;
+}
+
+// Grouped by their right factor, the blocks of jointColumns (S = T Zc, dSv = DT_v Zc + T W_v,
+// S-dot = T' Zc + T W_v, dacc = (DT_v + T') W_v + T W_a + M Zc) are
+//   S          = T Zc
+//   Psi_dot    = (DT_v + ad_{eta+} T) Zc + T W_v
+//   Psi_ddot_v = L2 Zc + 2 T W_v,                      L2 = T' + DT_v + ad_{eta_base + eta+} T
+//   Psi_ddot   = (M + A T + ad_{eta_base + eta+} DT_v) Zc + L2 W_v + T W_a
+// with M = DDT(Omega', Omega') + DT(Z a + Z-dot v) and A = ad_{acc+} + ad_{eta+}^2: the 6 x 6 left
+// factors are formed and taken to world first, then multiplied by the cores of Z and W.
+enum RodRows { kRowsS = 0, kRowsPsiDot = 1, kRowsPsiDdotV = 2, kRowsPsiDdot = 3 };
+
+template <int Points>
+using RodColumnCores = Eigen::Matrix<double, 24, 6 * Points>;
+
+// rows 6 b .. 6 b + 5 hold block b (RodRows) as the world cores of the rod interval
+template <int Points>
+void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
+                    const Eigen::Ref<const Eigen::VectorXd>& v_j,
+                    const Eigen::Ref<const Eigen::VectorXd>& a_j, bool at_rest,
+                    RodColumnCores<Points>& cores) {
+  TangentExpansion& x = data.tangent[j];
+  expandTangent(data.Omega[j], x);
+  const Matrix6d& T = x.T;
+  RodCores<Points> Zc;
+  const double c = Points == 2 ? zannaCoefficient(joint) : 0.0;
+  if constexpr (Points == 2) {
+    Zc = zannaCores(0.5 * joint.h, c, data.xi_z1[j], data.xi_z2[j]);
+  } else {
+    Zc = joint.h * Matrix6d::Identity();
+  }
+  const Vector6d eta_plus = applyAd(data.g_local[j], data.eta[j]);
+  const Vector6d acc_plus = applyAd(data.g_local[j], data.eta_dot[j]);
+  const SE3& base = data.g_base[j] = data.g[j] * data.g_local[j].inverse();
+  // left factors [T; L1; L2; L3], then Ad_base on each: [R w; p x (R w) + R v] column by column
+  Eigen::Matrix<double, 24, 6> left;
+  left.topRows<6>() = T;
+  RodCores<Points> W_v, W_a;
+  if (at_rest) {
+    left.middleRows<12>(6).setZero();
+    left.bottomRows<6>().noalias() = ad(acc_plus) * T;
+  } else {
+    Vector6d w_v[Points], w_a[Points];  // Phi_a v, Phi_a a
+    w_v[0] = basisTimes(joint, joint.Phi_z1, v_j);
+    w_a[0] = basisTimes(joint, joint.Phi_z1, a_j);
+    Vector6d Omega_dot = Zc.template leftCols<6>() * w_v[0];
+    Vector6d drive = Zc.template leftCols<6>() * w_a[0];  // becomes Z a + Z-dot v
+    if constexpr (Points == 2) {
+      w_v[1] = basisTimes(joint, joint.Phi_z2, v_j);
+      w_a[1] = basisTimes(joint, joint.Phi_z2, a_j);
+      Omega_dot.noalias() += Zc.template rightCols<6>() * w_v[1];
+      drive.noalias() += Zc.template rightCols<6>() * w_a[1];
+      drive += 2.0 * c * ad(w_v[0], w_v[1]);
+      W_v = zannaCores(0.0, c, w_v[0], w_v[1]);
+      W_a = zannaCores(0.0, c, w_a[0], w_a[1]);
+    }
+    const Matrix6d DT_v = dexpJacobian(x, Omega_dot);
+    const Vector6d eta_base = eta_plus - T * Omega_dot;  // S v = T Omega'
+    const Matrix6d ad_plus = ad(eta_plus);
+    const Matrix6d ad_sum = ad(eta_base + eta_plus);
+    auto L1 = left.middleRows<6>(6 * kRowsPsiDot);
+    auto L2 = left.middleRows<6>(6 * kRowsPsiDdotV);
+    auto L3 = left.middleRows<6>(6 * kRowsPsiDdot);
+    L1 = DT_v;
+    L1.noalias() += ad_plus * T;
+    L2 = tangentRate(x, Omega_dot) + DT_v;
+    L2.noalias() += ad_sum * T;
+    L3 = dexpDotJacobian(x, Omega_dot, Omega_dot) + dexpJacobian(x, drive);
+    L3.noalias() += (ad(acc_plus) + ad_plus * ad_plus) * T;
+    L3.noalias() += ad_sum * DT_v;
+  }
+  const Eigen::Matrix<double, 24, 6> left_base = left;
+  for (int b = 0; b < 4; ++b) {
+    auto top = left.middleRows<3>(6 * b), bottom = left.middleRows<3>(6 * b + 3);
+    top.noalias() = base.R * left_base.middleRows<3>(6 * b);
+    bottom.noalias() = base.R * left_base.middleRows<3>(6 * b + 3);
+    bottom.noalias() += skew(base.p) * top;
+  }
+  cores.noalias() = left * Zc;
+  if constexpr (Points == 2) {
+    if (at_rest) return;
+    const auto T_world = left.topRows<6>();
+    RodCores<Points> T_W;
+    T_W.noalias() = T_world * W_v;
+    cores.template middleRows<6>(6 * kRowsPsiDot) += T_W;
+    cores.template middleRows<6>(6 * kRowsPsiDdotV) += 2.0 * T_W;
+    cores.template middleRows<6>(6 * kRowsPsiDdot).noalias() +=
+        left.middleRows<6>(6 * kRowsPsiDdotV) * W_v;
+    cores.template middleRows<6>(6 * kRowsPsiDdot).noalias() += T_world * W_a;
+  }
+}
+
+// the columns of a rod interval from its world cores, plus those of the earlier intervals of its
+// division; its own S in world too
+template <int Points>
+void expandRodColumns(const VirtualJoint& joint, Data& data, int j,
+                      const RodColumnCores<Points>& cores) {
+  constexpr RodRows kRowsOfBlock[4] = {kRowsPsiDot, kRowsS, kRowsPsiDdot, kRowsPsiDdotV};
+  const int nq = joint.nq;
+  Matrix6Xd& columns = data.columns[j];
+  const int previous = data.group_previous[j];
+  for (int k = 0; k < nq; ++k) {
+    const int r = joint.basis_rows[k];
+    const double p1 = joint.Phi_z1(r, k);
+    const double p2 = Points == 2 ? joint.Phi_z2(r, k) : 0.0;
+    for (int b = 0; b < 4; ++b) {
+      const int row = 6 * kRowsOfBlock[b];
+      Vector6d own = p1 * cores.template block<6, 1>(row, r);
+      if constexpr (Points == 2) own.noalias() += p2 * cores.template block<6, 1>(row, 6 + r);
+      if (b == kS) data.S_world[j].col(k) = own;
+      if (previous >= 0) own += data.columns[previous].col(b * nq + k);
+      columns.col(b * nq + k) = own;
+    }
+  }
+  data.rod_S_cores[j].leftCols<6 * Points>() = cores.template topRows<6>();
+}
+
+template <int Points>
+void rodColumns(const VirtualJoint& joint, Data& data, int j,
+                const Eigen::Ref<const Eigen::VectorXd>& v_j,
+                const Eigen::Ref<const Eigen::VectorXd>& a_j, bool at_rest) {
+  RodColumnCores<Points> cores;
+  rodColumnCores<Points>(joint, data, j, v_j, a_j, at_rest, cores);
+  expandRodColumns<Points>(joint, data, j, cores);
+}
+
 void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& v,
                  const Eigen::Ref<const Eigen::VectorXd>& a, bool at_rest) {
   for (int j = 0; j < model.n_vjoints(); ++j) {
@@ -221,6 +371,15 @@ void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
     worldBody(joint, data, j);
     if (joint.nq == 0) continue;
     const auto v_j = v.segment(joint.idx_q, joint.nq);
+    if (usesRodCores(joint)) {
+      const auto a_j = a.segment(joint.idx_q, joint.nq);
+      if (isZanna(joint)) {
+        rodColumns<2>(joint, data, j, v_j, a_j, at_rest);
+      } else {
+        rodColumns<1>(joint, data, j, v_j, a_j, at_rest);
+      }
+      continue;
+    }
     if (at_rest) {
       if (hasVaryingSubspace(joint)) expandTangent(data.Omega[j], data.tangent[j]);  // for C29
     } else {
@@ -268,15 +427,20 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
     L1.noalias() -= c * ad(data.xi_z2[j]).transpose();
     L2.noalias() += c * ad(data.xi_z1[j]).transpose();
   }
-  // L_a G [Y_q | Y_v] with G = T^T Ad_base^T
-  const Matrix6d G = x.T.transpose().lazyProduct(Ad(data.g_base[j]).transpose());
+  // L_a G [Y_q | Y_v] with G = T^T Ad_base^T: L_a G is the transposed world core a of S
+  Eigen::Matrix<double, 6, 12>& S_cores = data.rod_S_cores[j];
+  if (!usesRodCores(joint)) {
+    const Matrix6d G_t = Ad(data.g_base[j]) * x.T;
+    S_cores.leftCols<6>().noalias() = G_t * L1.transpose();
+    if (zanna) S_cores.rightCols<6>().noalias() = G_t * L2.transpose();
+  }
   const Matrix6Xd& Y = data.subtree_terms[j];
   const int width = with_velocity ? 2 * nq : nq;
   auto W1 = data.local_columns.leftCols(width);
   auto W2 = data.local_columns.middleCols(2 * nq, width);
-  W1.noalias() = (L1 * G).lazyProduct(Y.leftCols(width));
+  W1.noalias() = S_cores.leftCols<6>().transpose().lazyProduct(Y.leftCols(width));
   if (zanna) {
-    W2.noalias() = (L2 * G).lazyProduct(Y.leftCols(width));
+    W2.noalias() = S_cores.rightCols<6>().transpose().lazyProduct(Y.leftCols(width));
   } else {
     W2.setZero();
   }

@@ -25,17 +25,6 @@ SE3 singleScrewExp(const Vector6d& screw, double q) {
   return g;
 }
 
-// Phi q through the single-entry columns of a rod basis (mode k lives in row basis_rows[k])
-Vector6d basisTimes(const VirtualJoint& joint, const Matrix6Xd& Phi,
-                    const Eigen::Ref<const Eigen::VectorXd>& q_j) {
-  Vector6d out = Vector6d::Zero();
-  for (int k = 0; k < joint.nq; ++k) {
-    const int r = joint.basis_rows[k];
-    out(r) += Phi(r, k) * q_j(k);
-  }
-  return out;
-}
-
 // strains at the Zanna points, Omega (C1) and Z = dOmega/dq (C4): column k of Z is
 // h/2 (phi_1k + phi_2k) e_r + c (phi_2k ad_{xi_z1} - phi_1k ad_{xi_z2}) e_r, r = basis_rows[k]
 void zannaPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
@@ -82,6 +71,16 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
 }
 
 }  // namespace
+
+Vector6d basisTimes(const VirtualJoint& joint, const Matrix6Xd& Phi,
+                    const Eigen::Ref<const Eigen::VectorXd>& q_j) {
+  Vector6d out = Vector6d::Zero();
+  for (int k = 0; k < joint.nq; ++k) {
+    const int r = joint.basis_rows[k];
+    out(r) += Phi(r, k) * q_j(k);
+  }
+  return out;
+}
 
 // S-dot v_j = T' Omega' + T (Z-dot v_j) (C21) as one vector, without the matrices T' and Z-dot:
 // Z-dot v vanishes for rigid joints and 2nd-order Magnus; for Zanna's 4th order (C8 contracted

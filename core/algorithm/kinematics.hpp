@@ -35,6 +35,11 @@ void posesAndTwists(const Model& model, Data& data, const Eigen::Ref<const Eigen
 /// \param[out] J 6 x nv, overwritten
 void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen::MatrixXd> J);
 
+/// \brief Phi q_j for a rod basis at one collocation point (Phi_z1 or Phi_z2 of the joint), through
+///        its single-entry columns: mode k lives in row joint.basis_rows[k].
+Vector6d basisTimes(const VirtualJoint& joint, const Matrix6Xd& Phi,
+                    const Eigen::Ref<const Eigen::VectorXd>& q_j);
+
 /// \brief S-dot v_j of joint j (data.S_dot_v), a vector: the dynamics never need the matrix
 ///        S-dot, only the derivatives do. \pre the position stage of data is current.
 void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& v_j,

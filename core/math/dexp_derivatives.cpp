@@ -9,11 +9,13 @@ using Eigen::Vector3d;
 // D_m(x) = d(a^m x)/dOmega for m = 0..count-1, by D_m = a D_{m-1} - ad_{a^{m-1} x}
 void powerDerivatives(const TangentExpansion& x, const Vector6d& v, int count, LowerBlock* D) {
   D[0] = LowerBlock{};
-  Vector6d y = v;  // a^{m-1} v
-  for (int m = 1; m < count; ++m) {
+  if (count < 2) return;
+  D[1] = LowerBlock::ad(-v);  // a D_0 vanishes
+  Vector6d y = v;             // a^{m-1} v
+  for (int m = 2; m < count; ++m) {
+    y = ad(x.Omega, y);
     D[m] = x.a[1] * D[m - 1];
     D[m] -= LowerBlock::ad(y);
-    y = ad(x.Omega, y);
   }
 }
 

@@ -48,12 +48,9 @@ struct LowerBlock {
   }
 };
 
+// the blocks are initialised from the products (a default LowerBlock would first be zero-filled)
 inline LowerBlock operator*(const LowerBlock& x, const LowerBlock& y) {
-  LowerBlock out;
-  out.a.noalias() = x.a * y.a;
-  out.b.noalias() = x.b * y.a;
-  out.b.noalias() += x.a * y.b;
-  return out;
+  return {(x.a * y.a).eval(), (x.b * y.a + x.a * y.b).eval()};
 }
 
 inline LowerBlock operator+(const LowerBlock& x, const LowerBlock& y) {

@@ -24,6 +24,7 @@ void buildDerivativeWorkspace(const Model& model, Data& data) {
   data.local_columns = Matrix6Xd::Zero(6, 4 * max_nq);
   data.basis_values = Eigen::MatrixXd::Zero(max_nq, 2);
   data.g_base.assign(n, SE3::Identity());
+  data.rod_S_cores.assign(n, Eigen::Matrix<double, 6, 12>::Zero());
 
   // a joint continues its parent's group when it has the same coordinates (the next interval of a
   // division); every other joint with coordinates starts a group

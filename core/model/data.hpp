@@ -86,7 +86,10 @@ struct Data {
   /// 6 x 4 nq_j, [Psi_dot | S | Psi_ddot | Psi_ddot_v] in world, summed over the joints of j's
   /// coordinate group (a division's intervals) from its first joint down to j
   std::vector<Matrix6Xd> columns;
-  std::vector<Matrix6Xd> S_world;        ///< S_j in world (6 x nq_j), written by massMatrix too
+  std::vector<Matrix6Xd> S_world;  ///< S_j in world (6 x nq_j), written by massMatrix too
+  /// rod intervals: S_world = sum_a core_a Phi_a, the cores [core_1 | core_2] (2nd-order Magnus:
+  /// core_1)
+  std::vector<Eigen::Matrix<double, 6, 12>> rod_S_cores;
   std::vector<SE3> g_base;               ///< base frame of joint j (where S_j lives) in world
   std::vector<Matrix6Xd> subtree_terms;  ///< [Y_q | Y_v] carried up a group (6 x 2 nq_j)
   std::vector<Matrix6Xd> row_terms;      ///< [T4 | T1 | T5] summed over a group, at its first joint
