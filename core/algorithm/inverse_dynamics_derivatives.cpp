@@ -316,7 +316,7 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
     bottom.noalias() = base.R * left_base.middleRows<3>(6 * b + 3);
     bottom.noalias() += skew(base.p) * top;
   }
-  cores.noalias() = left * Zc;
+  cores.noalias() = left.lazyProduct(Zc);
   if constexpr (Points == 2) {
     if (at_rest) return;
     const auto T_world = left.topRows<6>();
@@ -434,16 +434,13 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
     S_cores.leftCols<6>().noalias() = G_t * L1.transpose();
     if (zanna) S_cores.rightCols<6>().noalias() = G_t * L2.transpose();
   }
+  // W_a^T = [Y_q | Y_v]^T (L_a G)^T, kept transposed: a strain component's column is contiguous
   const Matrix6Xd& Y = data.subtree_terms[j];
   const int width = with_velocity ? 2 * nq : nq;
-  auto W1 = data.local_columns.leftCols(width);
-  auto W2 = data.local_columns.middleCols(2 * nq, width);
-  W1.noalias() = S_cores.leftCols<6>().transpose().lazyProduct(Y.leftCols(width));
-  if (zanna) {
-    W2.noalias() = S_cores.rightCols<6>().transpose().lazyProduct(Y.leftCols(width));
-  } else {
-    W2.setZero();
-  }
+  auto W1 = data.rod_rows_scratch.topLeftCorner(width, 6);
+  auto W2 = data.rod_rows_scratch.topRightCorner(width, 6);
+  W1.noalias() = Y.leftCols(width).transpose().lazyProduct(S_cores.leftCols<6>());
+  if (zanna) W2.noalias() = Y.leftCols(width).transpose().lazyProduct(S_cores.rightCols<6>());
   // C29 cores
   const Matrix6d DTt = dexpTransposeJacobian(x, F_base);
   const Matrix6d L1D = L1 * DTt;
@@ -460,32 +457,32 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
   for (int k = 0; k < nq; ++k) {
     const int r = rows[k];
     const double p1 = joint.Phi_z1(r, k);
-    W1.col(k).noalias() += p1 * C11.col(r);
+    W1.row(k).noalias() += p1 * C11.col(r).transpose();
     if (!zanna) continue;
     const double p2 = joint.Phi_z2(r, k);
-    W1.col(k).noalias() += p2 * C12.col(r);
-    W2.col(k).noalias() += p1 * C21.col(r) + p2 * C22.col(r);
+    W1.row(k).noalias() += p2 * C12.col(r).transpose();
+    W2.row(k).noalias() += p1 * C21.col(r).transpose() + p2 * C22.col(r).transpose();
   }
-  // rows: row i of Phi_1^T W1 + Phi_2^T W2 is phi_1,i W1.row(r_i) + phi_2,i W2.row(r_i); filled
-  // column by column (contiguous in dtau), gathering from the 6-vectors of W
-  auto phi = data.basis_values.topRows(nq);
+  // rows: row i of Phi_1^T W1 + Phi_2^T W2 is phi_1,i W1.row(r_i) + phi_2,i W2.row(r_i), summed
+  // over the division's intervals in a transposed accumulator (contiguous columns of length
+  // width), added to dtau once per division by divisionRows()
+  Eigen::MatrixXd& rows_t = data.rod_rows[data.group_first[j]];
+  if (data.group_next[j] < 0) rows_t.setZero();
   for (int i = 0; i < nq; ++i) {
-    phi(i, 0) = joint.Phi_z1(rows[i], i);
-    phi(i, 1) = zanna ? joint.Phi_z2(rows[i], i) : 0.0;
+    const int r = rows[i];
+    auto row_t = rows_t.col(i).head(width);
+    row_t.noalias() += joint.Phi_z1(r, i) * W1.col(r);
+    if (zanna) row_t.noalias() += joint.Phi_z2(r, i) * W2.col(r);
   }
-  const double* p1 = phi.col(0).data();
-  const double* p2 = phi.col(1).data();
-  const int* r = rows.data();
-  const auto add_columns = [&](Eigen::Ref<Eigen::MatrixXd> out, int first) {
-    for (int k = 0; k < nq; ++k) {
-      const double* w1 = W1.col(first + k).data();
-      const double* w2 = W2.col(first + k).data();
-      double* column = out.col(k).data();
-      for (int i = 0; i < nq; ++i) column[i] += p1[i] * w1[r[i]] + p2[i] * w2[r[i]];
-    }
-  };
-  add_columns(data.dtau_dq.block(joint.idx_q, joint.idx_q, nq, nq), 0);
-  if (with_velocity) add_columns(data.dtau_dv.block(joint.idx_q, joint.idx_q, nq, nq), nq);
+}
+
+// the rows accumulated by projectRodRows over a division, at its first interval
+void divisionRows(const VirtualJoint& joint, Data& data, int j, bool with_velocity) {
+  const int nq = joint.nq;
+  const Eigen::MatrixXd& rows_t = data.rod_rows[j];
+  data.dtau_dq.block(joint.idx_q, joint.idx_q, nq, nq) += rows_t.topRows(nq).transpose();
+  if (with_velocity)
+    data.dtau_dv.block(joint.idx_q, joint.idx_q, nq, nq) += rows_t.bottomRows(nq).transpose();
 }
 
 // rows and columns of joint j's own group: Y = [Y_q | Y_v] carried up the group,
@@ -518,6 +515,7 @@ void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity
   constexpr int kSparseRouteMinModes = 8;
   if (joint.kind == VirtualJointKind::RodInterval && nq >= kSparseRouteMinModes) {
     projectRodRows(joint, data, j, F_base, with_velocity);
+    if (data.group_first[j] == j) divisionRows(joint, data, j, with_velocity);
     return;
   }
   data.dtau_dq.block(joint.idx_q, joint.idx_q, nq, nq).noalias() += S.transpose().lazyProduct(Y_q);
@@ -555,15 +553,17 @@ void crossGroupTerms(const Model& model, Data& data, int h, bool with_velocity) 
     const int m = G.nq;
     const Matrix6Xd& P = data.columns[a];
     auto q_below = data.dtau_dq.block(H.idx_q, G.idx_q, n, m);
-    q_below.noalias() += T4.transpose() * block(P, m, kPsiDot);
-    q_below.noalias() += T1.transpose() * block(P, m, kPsiDdot);
-    q_below.noalias() += T5.transpose() * block(P, m, kS);
-    data.dtau_dq.block(G.idx_q, H.idx_q, m, n).noalias() += block(P, m, kS).transpose() * t3;
+    q_below.noalias() += T4.transpose().lazyProduct(block(P, m, kPsiDot));
+    q_below.noalias() += T1.transpose().lazyProduct(block(P, m, kPsiDdot));
+    q_below.noalias() += T5.transpose().lazyProduct(block(P, m, kS));
+    data.dtau_dq.block(G.idx_q, H.idx_q, m, n).noalias() +=
+        block(P, m, kS).transpose().lazyProduct(t3);
     if (!with_velocity) continue;
     auto v_below = data.dtau_dv.block(H.idx_q, G.idx_q, n, m);
-    v_below.noalias() += T4.transpose() * block(P, m, kS);
-    v_below.noalias() += T1.transpose() * block(P, m, kPsiDdotV);
-    data.dtau_dv.block(G.idx_q, H.idx_q, m, n).noalias() += block(P, m, kS).transpose() * t2;
+    v_below.noalias() += T4.transpose().lazyProduct(block(P, m, kS));
+    v_below.noalias() += T1.transpose().lazyProduct(block(P, m, kPsiDdotV));
+    data.dtau_dv.block(G.idx_q, H.idx_q, m, n).noalias() +=
+        block(P, m, kS).transpose().lazyProduct(t2);
   }
 }
 

@@ -42,6 +42,14 @@ void buildDerivativeWorkspace(const Model& model, Data& data) {
     data.group_previous[j] = parent;
     data.group_next[parent] = j;
   }
+  // the transposed row accumulator of each rod division, at its first interval
+  data.rod_rows.assign(n, Eigen::MatrixXd());
+  for (int j = 0; j < n; ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    if (joint.kind == VirtualJointKind::RodInterval && data.group_first[j] == j)
+      data.rod_rows[j] = Eigen::MatrixXd::Zero(2 * joint.nq, joint.nq);
+  }
+  data.rod_rows_scratch = Eigen::MatrixXd::Zero(2 * max_nq, 12);
   data.coordinate_path.assign(n, {});
   for (int j = 0; j < n; ++j) {
     for (int p = j; p >= 0; p = model.joints[p].parent) {

@@ -94,7 +94,11 @@ struct Data {
   std::vector<Matrix6Xd> subtree_terms;  ///< [Y_q | Y_v] carried up a group (6 x 2 nq_j)
   std::vector<Matrix6Xd> row_terms;      ///< [T4 | T1 | T5] summed over a group, at its first joint
   Matrix6Xd local_columns;               ///< 6 x 4 max nq_j scratch
-  Eigen::MatrixXd basis_values;          ///< max nq_j x 2 scratch: a rod basis at its Zanna points
+  /// at the first interval of a rod division (sparse route): the division's diagonal blocks of
+  /// dtau_dq and dtau_dv summed over its intervals, transposed (2 nq x nq); empty elsewhere
+  std::vector<Eigen::MatrixXd> rod_rows;
+  Eigen::MatrixXd rod_rows_scratch;  ///< 2 max nq_j x 12: one interval's rows, transposed
+  Eigen::MatrixXd basis_values;      ///< max nq_j x 2 scratch: a rod basis at its Zanna points
   // coordinate groups: the virtual joints sharing one coordinate block (a division's intervals,
   // or one rigid joint), a chain from group_first; -1 where there is none
   std::vector<int> group_first, group_previous, group_next;

@@ -66,6 +66,24 @@ INSTANTIATE_TEST_SUITE_P(Examples, ExampleDerivatives,
                                            "paper_hybrid_serial_robot", "paper_contact_cylinder",
                                            "finray_finger", "parallel_robot"));
 
+// v = a = 0 exactly takes the at-rest branch (statics, the first step of a run): only the
+// acceleration of gravity and the loads remain in the columns
+TEST(InverseDynamicsDerivatives, AtRestMatchCentralDifferences) {
+  StrainBasisDesc basis;
+  basis.order = {2, 2, 2, 1, 1, 1};
+  for (const RobotDescription& robot :
+       {test::example("cable_manipulator"), test::example("paper_cable_manipulator"),
+        test::example("finray_finger"), test::uniformRod(0.4, 0.02, basis, 4, 2)}) {
+    const Model model = buildModel(robot);
+    test::State s = test::randomState(model, 4);
+    s.v.setZero();
+    s.a.setZero();
+    const Mismatch m = compareWithFiniteDifferences(model, s);
+    EXPECT_LT(m.dq, kTol) << robot.name;
+    EXPECT_LT(m.dv, kTol) << robot.name;
+  }
+}
+
 // every joint type and every basis family, large strains
 TEST(InverseDynamicsDerivatives, RandomTreesOfEveryJointAndBasis) {
   for (unsigned seed = 1; seed <= 6; ++seed) expectMatches(test::randomHybrid(seed), seed, 1.0);
