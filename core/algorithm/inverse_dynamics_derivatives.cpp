@@ -506,8 +506,12 @@ void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity
   auto Y_v = Y.rightCols(nq);
   // [Psi_dot | S] and [Psi_ddot | Psi_ddot_v] are adjacent in P: one product each for both halves
   const int width = with_velocity ? 2 * nq : nq;
-  Y.leftCols(width).noalias() += B_E.lazyProduct(P.leftCols(2 * nq).leftCols(width));
-  Y.leftCols(width).noalias() += I_E.lazyProduct(P.rightCols(2 * nq).leftCols(width));
+  for (int c = 0; c < width; ++c) {
+    Vector6d y = Y.col(c);
+    y.noalias() += B_E * P.col(c);
+    y.noalias() += I_E * P.col(2 * nq + c);
+    Y.col(c) = y;
+  }
   if (!K_E.isZero(0.0)) Y_q.noalias() -= K_E.lazyProduct(block(P, nq, kS));
   Y_q.noalias() += coadBar(data.f_world[j]).lazyProduct(S);
   const Vector6d F_base = applyCoAd(data.g_local[j], data.F[j]);
