@@ -68,11 +68,9 @@ void localTerms(const VirtualJoint& joint, Data& data, int j,
     data.S_dot[j] += T_W;
     dacc.noalias() = (DT_v + T_dot).lazyProduct(W_v);
     dacc.noalias() += T.lazyProduct(W_a);
-    dacc.noalias() +=
-        (dexpDotJacobian(x, Omega_dot, Omega_dot) + dexpJacobian(x, drive)).lazyProduct(Z);
+    dacc.noalias() += (dexpDotJacobian(x, Omega_dot, Omega_dot, drive)).lazyProduct(Z);
   } else {
-    dacc.noalias() =
-        (dexpDotJacobian(x, Omega_dot, Omega_dot) + dexpJacobian(x, drive)).lazyProduct(Z);
+    dacc.noalias() = (dexpDotJacobian(x, Omega_dot, Omega_dot, drive)).lazyProduct(Z);
   }
 }
 
@@ -305,7 +303,7 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
     L1.noalias() += ad_plus * T;
     L2 = tangentRate(x, Omega_dot) + DT_v;
     L2.noalias() += ad_sum * T;
-    L3 = dexpDotJacobian(x, Omega_dot, Omega_dot) + dexpJacobian(x, drive);
+    L3 = dexpDotJacobian(x, Omega_dot, Omega_dot, drive);
     L3.noalias() += (ad(acc_plus) + ad_plus * ad_plus) * T;
     L3.noalias() += ad_sum * DT_v;
   }

@@ -37,6 +37,24 @@ void subtractTransposeTimesCoadBar(const LowerBlock& P, const Vector6d& z, Matri
   out.bottomLeftCorner<3, 3>() += Atf;
 }
 
+// -sum_s P_s ad_{a^{s-1} w} = -sum_m a^m ad_{z_m}, z_m = sum_{s=1..4-m} f_{s+m} a^{s-1} w (ad is
+// linear), evaluated by Horner's rule: three products instead of four. radial = sum_r f_r'/t a^r w.
+LowerBlock dexpJacobianCore(const TangentExpansion& x, const Vector6d& w, Vector6d& radial) {
+  Vector6d y[5];  // a^m w
+  y[0] = w;
+  for (int m = 1; m <= 4; ++m) y[m] = ad(x.Omega, y[m - 1]);
+  radial.setZero();
+  for (int r = 1; r <= 4; ++r) radial += x.k.df_over_theta[r - 1] * y[r];
+  Vector6d z[4];
+  for (int m = 0; m <= 3; ++m) {
+    z[m].setZero();
+    for (int s = 1; s <= 4 - m; ++s) z[m] += x.k.f[s + m - 1] * y[s - 1];
+  }
+  LowerBlock sum = LowerBlock::ad(-z[3]);
+  for (int m = 2; m >= 0; --m) sum = LowerBlock::ad(-z[m]) + x.a[1] * sum;
+  return sum;
+}
+
 }  // namespace
 
 void expandTangent(const Vector6d& Omega, TangentExpansion& x) {
@@ -70,13 +88,8 @@ Matrix6d tangentRate(const TangentExpansion& x, const Vector6d& Omega_dot) {
 }
 
 Matrix6d dexpJacobian(const TangentExpansion& x, const Vector6d& w) {
-  Vector6d y[5];  // a^m w
-  y[0] = w;
-  for (int m = 1; m <= 4; ++m) y[m] = ad(x.Omega, y[m - 1]);
-  Vector6d radial = Vector6d::Zero();
-  for (int r = 1; r <= 4; ++r) radial += x.k.df_over_theta[r - 1] * y[r];
-  LowerBlock sum;
-  for (int s = 1; s <= 4; ++s) sum -= x.P[s] * LowerBlock::ad(y[s - 1]);
+  Vector6d radial;
+  const LowerBlock sum = dexpJacobianCore(x, w, radial);
   return withRadialColumns(sum, radial, x.e);
 }
 
@@ -94,6 +107,11 @@ Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F) {
 }
 
 Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w) {
+  return dexpDotJacobian(x, delta, w, Vector6d::Zero());
+}
+
+Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w,
+                         const Vector6d& d) {
   // h = T'(Omega, delta) w = sum_r [ g_r rho a^r w + f_r D_r(w) delta ], g_r = f_r'/t,
   // rho = e . delta; differentiate every factor
   const double rho = x.e.dot(delta);
@@ -115,20 +133,42 @@ Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const
     H += (g * rho) * Dw[r];
   }
 
-  // sum_r f_r sum_{u<=r} [ D_{r-u}(ad_delta a^{u-1} w) + a^{r-u} ad_delta D_{u-1}(w) ]; the
-  // first part regrouped by m = r - u, as D_m is linear: sum_m D_m(sum_u f_{u+m} ad_delta a^{u-1}
-  // w)
-  Vector6d x_u[4];  // ad_delta a^{u-1} w, u = 1..4
-  for (int u = 1; u <= 4; ++u) x_u[u - 1] = ad(delta, y[u - 1]);
-  LowerBlock D[4];
+  // sum_r f_r sum_{u<=r} [ D_{r-u}(ad_delta a^{u-1} w) + a^{r-u} ad_delta D_{u-1}(w) ].
+  // First part, regrouped by m = r - u (D_m is linear): sum_{m=1..3} D_m(z_m) with
+  // z_m = sum_u f_{u+m} ad_delta a^{u-1} w; unrolling D_m = a D_{m-1} - ad_{a^{m-1} .} gives
+  //   -ad_{z_1 + a z_2 + a^2 z_3} - a (ad_{z_2 + a z_3} + a ad_{z_3})          (two products)
+  Vector6d z[4];
   for (int m = 1; m <= 3; ++m) {
-    Vector6d z = Vector6d::Zero();
-    for (int u = 1; u <= 4 - m; ++u) z += x.k.f[u + m - 1] * x_u[u - 1];
-    powerDerivatives(x, z, m + 1, D);
-    H += D[m];
+    z[m].setZero();
+    for (int u = 1; u <= 4 - m; ++u) z[m] += x.k.f[u + m - 1] * ad(delta, y[u - 1]);
   }
-  for (int u = 2; u <= 4; ++u) H += x.P[u] * (ad_delta * Dw[u - 1]);
-  Matrix6d out = withRadialColumns(H, radial, x.e);
+  const Vector6d z_23 = z[2] + ad(x.Omega, z[3]);
+  H -= LowerBlock::ad(z[1] + ad(x.Omega, z_23));
+  H -= x.a[1] * (LowerBlock::ad(z_23) + x.a[1] * LowerBlock::ad(z[3]));
+  // Second part, sum_{u=2..4} P_u ad_delta D_{u-1}(w) = sum_{m=0..2} a^m ad_delta Q_m with
+  // Q_m = sum_u f_{u+m} D_{u-1}(w), joined with d(T d)/dOmega = -sum_{m=0..3} a^m ad_{zd_m} +
+  // radial (dexpJacobianCore) and summed by Horner's rule
+  Vector6d radial_d;
+  Vector6d yd[4];  // a^m d
+  yd[0] = d;
+  for (int m = 1; m <= 3; ++m) yd[m] = ad(x.Omega, yd[m - 1]);
+  radial_d = x.k.df_over_theta[3] * ad(x.Omega, yd[3]);
+  for (int r = 1; r <= 3; ++r) radial_d += x.k.df_over_theta[r - 1] * yd[r];
+  const auto f = [&x](int r) { return x.k.f[r - 1]; };
+  const auto zd = [&](int m) {
+    Vector6d out = Vector6d::Zero();
+    for (int s = 1; s <= 4 - m; ++s) out += f(s + m) * yd[s - 1];
+    return out;
+  };
+  const LowerBlock Q0 = f(2) * Dw[1] + f(3) * Dw[2] + f(4) * Dw[3];
+  const LowerBlock Q1 = f(3) * Dw[1] + f(4) * Dw[2];
+  const LowerBlock Q2 = f(4) * Dw[1];
+  LowerBlock K = LowerBlock::ad(-zd(3));
+  K = ad_delta * Q2 + LowerBlock::ad(-zd(2)) + x.a[1] * K;
+  K = ad_delta * Q1 + LowerBlock::ad(-zd(1)) + x.a[1] * K;
+  K = ad_delta * Q0 + LowerBlock::ad(-zd(0)) + x.a[1] * K;
+  H += K;
+  Matrix6d out = withRadialColumns(H, radial + radial_d, x.e);
   out.leftCols<3>().noalias() += angular * delta.head<3>().transpose();
   return out;
 }

@@ -43,4 +43,10 @@ void expandTangent(const Vector6d& Omega, TangentExpansion& x);
 [[nodiscard]] Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta,
                                        const Vector6d& w);
 
+/// \brief d(T'(Omega, delta) w + T(Omega) d)/dOmega with delta, w and d held fixed: the sum of
+/// dexpDotJacobian(x, delta, w) and dexpJacobian(x, d) in one pass, sharing the products (the
+/// core of (C24), with d = Z a + Z-dot v).
+[[nodiscard]] Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta,
+                                       const Vector6d& w, const Vector6d& d);
+
 }  // namespace tendril
