@@ -22,7 +22,6 @@ void buildDerivativeWorkspace(const Model& model, Data& data) {
     max_nq = std::max(max_nq, joint.nq);
   }
   data.local_columns = Matrix6Xd::Zero(6, 4 * max_nq);
-  data.basis_values = Eigen::MatrixXd::Zero(max_nq, 2);
   data.g_base.assign(n, SE3::Identity());
   data.rod_S_cores.assign(n, Eigen::Matrix<double, 6, 12>::Zero());
 

@@ -98,7 +98,6 @@ struct Data {
   /// dtau_dq and dtau_dv summed over its intervals, transposed (2 nq x nq); empty elsewhere
   std::vector<Eigen::MatrixXd> rod_rows;
   Eigen::MatrixXd rod_rows_scratch;  ///< 2 max nq_j x 12: one interval's rows, transposed
-  Eigen::MatrixXd basis_values;      ///< max nq_j x 2 scratch: a rod basis at its Zanna points
   // coordinate groups: the virtual joints sharing one coordinate block (a division's intervals,
   // or one rigid joint), a chain from group_first; -1 where there is none
   std::vector<int> group_first, group_previous, group_next;
