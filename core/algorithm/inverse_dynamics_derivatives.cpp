@@ -241,6 +241,16 @@ RodCores<2> zannaCores(double half_h, double c, const Vector6d& xi_1, const Vect
   return cores;
 }
 
+// [Zc_1 | Zc_2] of a rod interval at its current strains (2nd-order Magnus: Zc_1 = h)
+template <int Points>
+RodCores<Points> subspaceCores(const VirtualJoint& joint, const Data& data, int j) {
+  if constexpr (Points == 2) {
+    return zannaCores(0.5 * joint.h, zannaCoefficient(joint), data.xi_z1[j], data.xi_z2[j]);
+  } else {
+    return joint.h * Matrix6d::Identity();
+  }
+}
+
 // Grouped by their right factor, the blocks of jointColumns (S = T Zc, dSv = DT_v Zc + T W_v,
 // S-dot = T' Zc + T W_v, dacc = (DT_v + T') W_v + T W_a + M Zc) are
 //   S          = T Zc
@@ -263,13 +273,8 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
   TangentExpansion& x = data.tangent[j];
   expandTangent(data.Omega[j], x);
   const Matrix6d& T = x.T;
-  RodCores<Points> Zc;
+  const RodCores<Points> Zc = subspaceCores<Points>(joint, data, j);
   const double c = Points == 2 ? zannaCoefficient(joint) : 0.0;
-  if constexpr (Points == 2) {
-    Zc = zannaCores(0.5 * joint.h, c, data.xi_z1[j], data.xi_z2[j]);
-  } else {
-    Zc = joint.h * Matrix6d::Identity();
-  }
   const Vector6d eta_plus = applyAd(data.g_local[j], data.eta[j]);
   const Vector6d acc_plus = applyAd(data.g_local[j], data.eta_dot[j]);
   const SE3& base = data.g_base[j] = data.g[j] * data.g_local[j].inverse();
@@ -310,11 +315,10 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
     L3.noalias() += (ad(acc_plus) + ad_plus * ad_plus) * T;
     L3.noalias() += ad_sum * DT_v;
   }
-  const Eigen::Matrix<double, 24, 6> left_base = left;
   for (int b = 0; b < 4; ++b) {
     auto top = left.middleRows<3>(6 * b), bottom = left.middleRows<3>(6 * b + 3);
-    top.noalias() = base.R * left_base.middleRows<3>(6 * b);
-    bottom.noalias() = base.R * left_base.middleRows<3>(6 * b + 3);
+    top = base.R * top;  // aliased: Eigen evaluates the product into a temporary
+    bottom = base.R * bottom;
     bottom.noalias() += skew(base.p) * top;
   }
   cores.noalias() = left.lazyProduct(Zc);
@@ -411,7 +415,7 @@ bool addLoadSensitivities(const Model& model, Data& data, double t) {
 
 // The rows of a rod interval, S^T [Y_q | Y_v] plus C29 on the q side, through its basis: every
 // column of Phi_z1, Phi_z2 has one entry (the mode's strain component, joint.basis_rows), and
-//   Z^T X = Phi_z1^T L1 X + Phi_z2^T L2 X,  L1 = h/2 - c ad_{xi_z2}^T,  L2 = h/2 + c ad_{xi_z1}^T
+//   Z^T X = Phi_z1^T L1 X + Phi_z2^T L2 X,  L_a = Zc_a^T (subspaceCores)
 // (C4; 2nd-order Magnus: L1 = h, no Phi_z2), S_world^T = Z^T T^T Ad_base^T, and C29 =
 // Z^T DTt(F) Z + c (Phi_z1^T B Phi_z2 - Phi_z2^T B Phi_z1) = sum_ab Phi_a^T C_ab Phi_b with 6 x 6
 // cores C_ab = L_a DTt L_b^T (+- c B). What was four dense nq x 6 x nq products is now two 6 x 6 x
@@ -421,12 +425,15 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
   const int nq = joint.nq;
   const bool zanna = isZanna(joint);
   const double c = zanna ? zannaCoefficient(joint) : 0.0;
-  const double half_h = zanna ? 0.5 * joint.h : joint.h;
   const TangentExpansion& x = data.tangent[j];
-  Matrix6d L1 = half_h * Matrix6d::Identity(), L2 = half_h * Matrix6d::Identity();
+  // L_a = Zc_a^T (2nd-order Magnus: L_1 = h, no L_2)
+  Matrix6d L1, L2 = Matrix6d::Zero();
   if (zanna) {
-    L1.noalias() -= c * ad(data.xi_z2[j]).transpose();
-    L2.noalias() += c * ad(data.xi_z1[j]).transpose();
+    const RodCores<2> Zc = subspaceCores<2>(joint, data, j);
+    L1 = Zc.leftCols<6>().transpose();
+    L2 = Zc.rightCols<6>().transpose();
+  } else {
+    L1 = subspaceCores<1>(joint, data, j);
   }
   // L_a G [Y_q | Y_v] with G = T^T Ad_base^T: L_a G is the transposed world core a of S
   Eigen::Matrix<double, 6, 12>& S_cores = data.rod_S_cores[j];

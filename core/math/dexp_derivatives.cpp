@@ -37,22 +37,20 @@ void subtractTransposeTimesCoadBar(const LowerBlock& P, const Vector6d& z, Matri
   out.bottomLeftCorner<3, 3>() += Atf;
 }
 
-// -sum_s P_s ad_{a^{s-1} w} = -sum_m a^m ad_{z_m}, z_m = sum_{s=1..4-m} f_{s+m} a^{s-1} w (ad is
-// linear), evaluated by Horner's rule: three products instead of four. radial = sum_r f_r'/t a^r w.
-LowerBlock dexpJacobianCore(const TangentExpansion& x, const Vector6d& w, Vector6d& radial) {
+// the sums of d(T w)/dOmega = -sum_s P_s ad_{a^{s-1} w} + radial e^T, regrouped by powers of a as
+// -sum_m a^m ad_{z_m} (ad is linear): z_m = sum_{s=1..4-m} f_{s+m} a^{s-1} w, radial = sum_r
+// f_r'/t a^r w
+void tangentJacobianSums(const TangentExpansion& x, const Vector6d& w, Vector6d z[4],
+                         Vector6d& radial) {
   Vector6d y[5];  // a^m w
   y[0] = w;
   for (int m = 1; m <= 4; ++m) y[m] = ad(x.Omega, y[m - 1]);
   radial.setZero();
   for (int r = 1; r <= 4; ++r) radial += x.k.df_over_theta[r - 1] * y[r];
-  Vector6d z[4];
   for (int m = 0; m <= 3; ++m) {
     z[m].setZero();
     for (int s = 1; s <= 4 - m; ++s) z[m] += x.k.f[s + m - 1] * y[s - 1];
   }
-  LowerBlock sum = LowerBlock::ad(-z[3]);
-  for (int m = 2; m >= 0; --m) sum = LowerBlock::ad(-z[m]) + x.a[1] * sum;
-  return sum;
 }
 
 }  // namespace
@@ -88,8 +86,11 @@ Matrix6d tangentRate(const TangentExpansion& x, const Vector6d& Omega_dot) {
 }
 
 Matrix6d dexpJacobian(const TangentExpansion& x, const Vector6d& w) {
-  Vector6d radial;
-  const LowerBlock sum = dexpJacobianCore(x, w, radial);
+  Vector6d z[4], radial;
+  tangentJacobianSums(x, w, z, radial);
+  // -sum_m a^m ad_{z_m} by Horner's rule: three products instead of four
+  LowerBlock sum = LowerBlock::ad(-z[3]);
+  for (int m = 2; m >= 0; --m) sum = LowerBlock::ad(-z[m]) + x.a[1] * sum;
   return withRadialColumns(sum, radial, x.e);
 }
 
@@ -147,26 +148,17 @@ Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const
   H -= x.a[1] * (LowerBlock::ad(z_23) + x.a[1] * LowerBlock::ad(z[3]));
   // Second part, sum_{u=2..4} P_u ad_delta D_{u-1}(w) = sum_{m=0..2} a^m ad_delta Q_m with
   // Q_m = sum_u f_{u+m} D_{u-1}(w), joined with d(T d)/dOmega = -sum_{m=0..3} a^m ad_{zd_m} +
-  // radial (dexpJacobianCore) and summed by Horner's rule
-  Vector6d radial_d;
-  Vector6d yd[4];  // a^m d
-  yd[0] = d;
-  for (int m = 1; m <= 3; ++m) yd[m] = ad(x.Omega, yd[m - 1]);
-  radial_d = x.k.df_over_theta[3] * ad(x.Omega, yd[3]);
-  for (int r = 1; r <= 3; ++r) radial_d += x.k.df_over_theta[r - 1] * yd[r];
+  // radial (tangentJacobianSums) and summed by Horner's rule
+  Vector6d zd[4], radial_d;
+  tangentJacobianSums(x, d, zd, radial_d);
   const auto f = [&x](int r) { return x.k.f[r - 1]; };
-  const auto zd = [&](int m) {
-    Vector6d out = Vector6d::Zero();
-    for (int s = 1; s <= 4 - m; ++s) out += f(s + m) * yd[s - 1];
-    return out;
-  };
   const LowerBlock Q0 = f(2) * Dw[1] + f(3) * Dw[2] + f(4) * Dw[3];
   const LowerBlock Q1 = f(3) * Dw[1] + f(4) * Dw[2];
   const LowerBlock Q2 = f(4) * Dw[1];
-  LowerBlock K = LowerBlock::ad(-zd(3));
-  K = ad_delta * Q2 + LowerBlock::ad(-zd(2)) + x.a[1] * K;
-  K = ad_delta * Q1 + LowerBlock::ad(-zd(1)) + x.a[1] * K;
-  K = ad_delta * Q0 + LowerBlock::ad(-zd(0)) + x.a[1] * K;
+  LowerBlock K = LowerBlock::ad(-zd[3]);
+  K = ad_delta * Q2 + LowerBlock::ad(-zd[2]) + x.a[1] * K;
+  K = ad_delta * Q1 + LowerBlock::ad(-zd[1]) + x.a[1] * K;
+  K = ad_delta * Q0 + LowerBlock::ad(-zd[0]) + x.a[1] * K;
   H += K;
   Matrix6d out = withRadialColumns(H, radial + radial_d, x.e);
   out.leftCols<3>().noalias() += angular * delta.head<3>().transpose();

@@ -85,6 +85,11 @@ TEST_P(DexpDerivatives, JacobianOfTDotMatchesFiniteDifferences) {
     const Matrix6d reference = differenceInOmega(
         [&](const Vector6d& O) -> Vector6d { return dexpDot(O, delta) * w; }, Omega);
     EXPECT_LT(test::relativeError(dexpDotJacobian(x, delta, w), reference), kTol);
+    // with a drive d: d(T'(Omega, delta) w + T(Omega) d)/dOmega in one pass (C24's core)
+    const Vector6d d = randomVector(rng);
+    const Matrix6d reference_d = differenceInOmega(
+        [&](const Vector6d& O) -> Vector6d { return dexpDot(O, delta) * w + dexp(O) * d; }, Omega);
+    EXPECT_LT(test::relativeError(dexpDotJacobian(x, delta, w, d), reference_d), kTol);
     // the rate from the expansion is the one of lie.cpp (checked against differences there)
     EXPECT_LT(test::relativeError(tangentRate(x, delta), dexpDot(Omega, delta)), 1e-13);
     // consistency: dexpJacobian(w) delta is T'(Omega, delta) w
