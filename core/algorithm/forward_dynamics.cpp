@@ -53,25 +53,23 @@ bool hasTreeSparsity(const Eigen::MatrixXd& M, const std::vector<int>& parent) {
   return true;
 }
 
-// the strict ancestors of every coordinate, root first, as runs of consecutive coordinates (a
-// joint's or a division's coordinates are consecutive): the row operations of the tree factor
-// become a few contiguous, vectorised axpys per ancestor
-void ancestorRuns(Data& data) {
+// the packed rows of L: each coordinate's strict ancestors, root first, then itself. The
+// ancestors of the p-th ancestor of k are the first p ancestors of k (they lie on one chain), so
+// that row is a prefix of k's: the row operations of the factor become contiguous axpys
+void packedRows(Data& data) {
   const std::vector<int>& parent = data.coordinate_parent;
   const int n = static_cast<int>(parent.size());
-  data.coordinate_ancestor_runs.assign(n, {});
+  data.tree_row_start.assign(1, 0);
+  data.tree_ancestors.clear();
   for (int k = 0; k < n; ++k) {
-    std::vector<CoordinateBlock>& runs = data.coordinate_ancestor_runs[k];
-    for (int i = parent[k]; i >= 0; i = parent[i]) {
-      if (!runs.empty() && runs.back().idx == i + 1) {
-        --runs.back().idx;
-        ++runs.back().n;
-      } else {
-        runs.push_back({i, 1});
-      }
-    }
-    std::reverse(runs.begin(), runs.end());
+    const auto first = data.tree_ancestors.size();
+    for (int i = parent[k]; i >= 0; i = parent[i]) data.tree_ancestors.push_back(i);
+    std::reverse(data.tree_ancestors.begin() + static_cast<std::ptrdiff_t>(first),
+                 data.tree_ancestors.end());
+    data.tree_ancestors.push_back(k);
+    data.tree_row_start.push_back(static_cast<int>(data.tree_ancestors.size()));
   }
+  data.tree_factor.setZero(static_cast<Eigen::Index>(data.tree_ancestors.size()));
 }
 
 // dense Cholesky (M_factor) or the tree factor: the tree one when M is branched enough that its
@@ -90,92 +88,78 @@ int chooseFactor(const Model& model, Data& data) {
   }
   const double dense_flops = std::pow(static_cast<double>(n), 3) / 6.0;
   if (4.0 * tree_flops >= dense_flops) return kFactorDense;
-  ancestorRuns(data);
-  data.M_tree_factor.setZero(n, n);
+  packedRows(data);
   data.tree_rhs.resize(n, n);
   return kFactorTree;
 }
 
 // M = L^T L without fill-in (Featherstone, Rigid Body Dynamics Algorithms, table 6.3): L(k, i)
-// is non-zero only for i on the ancestor chain of k, and only those entries are read or written.
-// L is row-major, so a row's ancestor runs are contiguous; the runs are short (a joint's or a
-// division's coordinates), so plain loops over raw rows beat Eigen's dynamic segments. False when
-// M is not positive definite
+// is non-zero only for i on the ancestor chain of k, stored packed (packedRows). With l_p the p-th
+// entry of row k and i its column, L(i, j) -= L(k, i) L(k, j) for j at or above i is one axpy of
+// the first p + 1 entries of row k into row i (whose diagonal is entry p). False when M is not
+// positive definite
 bool factorTree(Data& data) {
-  auto& L = data.M_tree_factor;
-  const auto& all_runs = data.coordinate_ancestor_runs;
-  const int n = static_cast<int>(L.rows());
-  for (int k = 0; k < n; ++k) {
-    L(k, k) = data.M(k, k);
-    for (const CoordinateBlock& run : all_runs[k])
-      L.row(k).segment(run.idx, run.n) = data.M.row(k).segment(run.idx, run.n);
+  const std::vector<int>& start = data.tree_row_start;
+  const std::vector<int>& column = data.tree_ancestors;
+  double* const L = data.tree_factor.data();
+  const int n = static_cast<int>(start.size()) - 1;
+  for (int k = 0; k < n; ++k) {  // M is symmetric: read column k, which is contiguous
+    const double* const M_k = data.M.col(k).data();
+    for (int e = start[k]; e < start[k + 1]; ++e) L[e] = M_k[column[e]];
   }
   for (int k = n - 1; k >= 0; --k) {
-    if (!(L(k, k) > 0.0)) return false;
-    double* const row_k = L.row(k).data();
-    row_k[k] = std::sqrt(row_k[k]);
-    const double inverse = 1.0 / row_k[k];
-    const auto& runs = all_runs[k];
-    for (const CoordinateBlock& run : runs) {
-      for (int j = run.idx; j < run.idx + run.n; ++j) row_k[j] *= inverse;
-    }
-    // L(i, j) -= L(k, i) L(k, j) for every ancestor i of k and every j at or above i: the runs
-    // before i's, then i's own run up to i
-    for (std::size_t r = 0; r < runs.size(); ++r) {
-      for (int i = runs[r].idx; i < runs[r].idx + runs[r].n; ++i) {
-        double* const row_i = L.row(i).data();
-        const double l_ki = row_k[i];
-        for (std::size_t s = 0; s < r; ++s) {
-          for (int j = runs[s].idx; j < runs[s].idx + runs[s].n; ++j) row_i[j] -= l_ki * row_k[j];
-        }
-        for (int j = runs[r].idx; j <= i; ++j) row_i[j] -= l_ki * row_k[j];
-      }
+    double* const row_k = L + start[k];
+    const int ancestors = start[k + 1] - start[k] - 1;
+    if (!(row_k[ancestors] > 0.0)) return false;
+    row_k[ancestors] = std::sqrt(row_k[ancestors]);
+    const double inverse = 1.0 / row_k[ancestors];
+    for (int p = 0; p < ancestors; ++p) row_k[p] *= inverse;
+    for (int p = 0; p < ancestors; ++p) {
+      double* const row_i = L + start[column[start[k] + p]];
+      const double l_ki = row_k[p];
+      for (int e = 0; e <= p; ++e) row_i[e] -= l_ki * row_k[e];
     }
   }
   return true;
 }
 
-// x = M^-1 x = L^-1 L^-T x, both substitutions along the ancestor runs (table 6.4)
+// x = M^-1 x = L^-1 L^-T x, both substitutions along the packed rows (table 6.4)
 void solveTree(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
-  const auto& L = data.M_tree_factor;
-  const auto& all_runs = data.coordinate_ancestor_runs;
+  const std::vector<int>& start = data.tree_row_start;
+  const std::vector<int>& column = data.tree_ancestors;
+  const double* const L = data.tree_factor.data();
   const int n = static_cast<int>(x.size());
   for (int k = n - 1; k >= 0; --k) {
-    const double* const row_k = L.row(k).data();
-    const double x_k = x(k) /= row_k[k];
-    for (const CoordinateBlock& run : all_runs[k]) {
-      for (int i = run.idx; i < run.idx + run.n; ++i) x(i) -= row_k[i] * x_k;
-    }
+    const int diagonal = start[k + 1] - 1;
+    const double x_k = x(k) /= L[diagonal];
+    for (int e = start[k]; e < diagonal; ++e) x(column[e]) -= L[e] * x_k;
   }
   for (int k = 0; k < n; ++k) {
-    const double* const row_k = L.row(k).data();
+    const int diagonal = start[k + 1] - 1;
     double x_k = x(k);
-    for (const CoordinateBlock& run : all_runs[k]) {
-      for (int i = run.idx; i < run.idx + run.n; ++i) x_k -= row_k[i] * x(i);
-    }
-    x(k) = x_k / row_k[k];
+    for (int e = start[k]; e < diagonal; ++e) x_k -= L[e] * x(column[e]);
+    x(k) = x_k / L[diagonal];
   }
 }
 
 // X = M^-1 X for many right-hand sides at once: the same substitutions as solveTree, on whole rows
 // of a row-major copy (a row operation is then one contiguous axpy over the columns)
 void solveTreeRows(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
-  const auto& L = data.M_tree_factor;
-  const auto& all_runs = data.coordinate_ancestor_runs;
+  const std::vector<int>& start = data.tree_row_start;
+  const std::vector<int>& column = data.tree_ancestors;
+  const double* const L = data.tree_factor.data();
   const int n = static_cast<int>(x.rows());
   auto X = data.tree_rhs.leftCols(x.cols());
   X = x;
   for (int k = n - 1; k >= 0; --k) {
-    X.row(k) /= L(k, k);
-    for (const CoordinateBlock& run : all_runs[k]) {
-      for (int i = run.idx; i < run.idx + run.n; ++i) X.row(i) -= L(k, i) * X.row(k);
-    }
+    const int diagonal = start[k + 1] - 1;
+    X.row(k) /= L[diagonal];
+    for (int e = start[k]; e < diagonal; ++e) X.row(column[e]) -= L[e] * X.row(k);
   }
   for (int k = 0; k < n; ++k) {
-    for (const CoordinateBlock& run : all_runs[k]) {
-      for (int i = run.idx; i < run.idx + run.n; ++i) X.row(k) -= L(k, i) * X.row(i);
-    }
-    X.row(k) /= L(k, k);
+    const int diagonal = start[k + 1] - 1;
+    for (int e = start[k]; e < diagonal; ++e) X.row(k) -= L[e] * X.row(column[e]);
+    X.row(k) /= L[diagonal];
   }
   x = X;
 }

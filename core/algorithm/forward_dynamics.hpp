@@ -31,7 +31,7 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
 bool factorMassMatrix(const Model& model, Data& data);
 
 /// \brief x = M^-1 x with the factor of M from the last forwardDynamics(): data.M_factor, or for
-/// branched models a tree-sparse M = L^T L (data.M_tree_factor, O(n depth) instead of O(n^2)).
+/// branched models a tree-sparse M = L^T L (data.tree_factor, O(n depth) instead of O(n^2)).
 void solveMassMatrix(Data& data, Eigen::Ref<Eigen::MatrixXd> x);
 
 }  // namespace tendril

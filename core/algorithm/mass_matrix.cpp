@@ -62,6 +62,7 @@ void groupBlock(const Model& model, const VirtualJoint& joint, Data& data, int j
     Y = IS;
   }
   auto block = data.M.block(joint.idx_q, joint.idx_q, nq, nq);
+  if (next < 0) block.triangularView<Eigen::Lower>().setZero();  // the first term of the block
   for (int c = 0; c < nq; ++c) {
     for (int r = c; r < nq; ++r) block(r, c) += SP.col(r).dot(IS.col(c));
   }
@@ -104,8 +105,9 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
     }
     if (joint.nq > 0) worldSubspace(joint, data, j);
   }
-  data.M.setZero();
-  // backward: composites, each group's own block, then its blocks against the groups above
+  // backward: composites, each group's own block, then its blocks against the groups above. M is
+  // not cleared: entries between coordinates on different branches are zero from Data's
+  // construction and never written, the others are all rewritten here
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
     const VirtualJoint& joint = model.joints[j];
     if (joint.nq > 0) {

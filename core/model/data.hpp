@@ -126,12 +126,13 @@ struct Data {
 
   //-------------------- tree-sparse factor of M (forward_dynamics.cpp)
   // branched models: M = L^T L with L as sparse as M (no fill-in below the coordinate tree)
-  int mass_factor_kind = 0;            ///< 0 not chosen yet, 1 dense M_factor, 2 M_tree_factor
+  int mass_factor_kind = 0;            ///< 0 not chosen yet, 1 dense M_factor, 2 the tree factor
   std::vector<int> coordinate_parent;  ///< nearest ancestor coordinate of each (-1: none)
-  /// strict ancestors of each coordinate, root first, as runs of consecutive coordinates
-  std::vector<std::vector<CoordinateBlock>> coordinate_ancestor_runs;
-  /// L (nv x nv, row-major): only the diagonal and each row's ancestor runs are meaningful
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> M_tree_factor;
+  /// row k of L packed: its strict ancestors, root first, at tree_row_start[k] ..
+  /// tree_row_start[k + 1] - 2 of tree_ancestors and tree_factor; the diagonal L(k, k) last
+  std::vector<int> tree_row_start;
+  std::vector<int> tree_ancestors;  ///< column of each packed entry (k itself for the diagonal)
+  Eigen::VectorXd tree_factor;      ///< the packed entries of L
   /// right-hand sides of a many-column tree solve, row-major so that row operations are contiguous
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> tree_rhs;
 };
