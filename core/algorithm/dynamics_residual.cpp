@@ -13,7 +13,7 @@ void dynamicsResidual(const Model& model, Data& data, const Eigen::Ref<const Eig
                       Eigen::Ref<Eigen::VectorXd> r) {
   // r = ID - B u + K q + D v
   actuationForces(model, q, t, r);
-  r = inverseDynamics(model, data, q, v, a, t) - r;
+  r = inverseDynamicsWithoutSubspaces(model, data, q, v, a, t) - r;
   addInternalForces(model, q, v, r, -1.0);
 }
 

@@ -17,7 +17,8 @@ namespace tendril {
 /// \param[in] v generalised velocities (dim model.nv)
 /// \param[in] a generalised accelerations (dim model.nv)
 /// \param[in] t time [s] of the inputs and loads
-/// \param[out] r residual (dim model.nv), overwritten; also data.tau = ID(q, v, a, t)
+/// \param[out] r residual (dim model.nv), overwritten; also data.tau = ID(q, v, a, t), from
+///             inverseDynamicsWithoutSubspaces(): data's subspaces (Z, T, S) are not formed
 void dynamicsResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Eigen::Ref<const Eigen::VectorXd>& v,
                       const Eigen::Ref<const Eigen::VectorXd>& a, double t,

@@ -26,6 +26,20 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t = 0.0);
 
+/// \brief inverseDynamics() from vector operations only: the tangent operator and the subspaces
+///        are applied to vectors (T Omega', T'(Omega, Omega') Omega', T^T F, Z^T y through the
+///        basis), never formed. Equal to inverseDynamics() to rounding, and cheaper on rods, where
+///        forming T, Z and S = T Z costs more than the whole recursion. Leaves the poses (Omega,
+///        g_local, g_pc, g), twists, accelerations and wrenches in data; Z, T, S and S_dot_v are
+///        left as they were (stale), so what needs them (massMatrixFromKinematics(), the
+///        derivatives) calls inverseDynamics() or the kinematics instead.
+/// \return ID, stored in data.tau (dim model.nv)
+const Eigen::VectorXd& inverseDynamicsWithoutSubspaces(const Model& model, Data& data,
+                                                       const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                       const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                       const Eigen::Ref<const Eigen::VectorXd>& a,
+                                                       double t = 0.0);
+
 /// \brief Internal generalised forces tau = -K q - D v (actuation is added by the caller).
 Eigen::VectorXd internalForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v);

@@ -14,17 +14,6 @@ void checkSize(Eigen::Index actual, int expected, const char* name) {
   }
 }
 
-// exp(q [a; v]) for a unit (or zero) axis a and v parallel to a: Rodrigues, and p = q v
-SE3 singleScrewExp(const Vector6d& screw, double q) {
-  SE3 g;
-  g.p = q * screw.tail<3>();
-  const Eigen::Vector3d a = screw.head<3>();
-  if (a.isZero(0.0)) return g;
-  const double s = std::sin(q), c = std::cos(q);
-  g.R = c * Eigen::Matrix3d::Identity() + s * skew(a) + (1.0 - c) * (a * a.transpose());
-  return g;
-}
-
 // strains at the Zanna points, Omega (C1) and Z = dOmega/dq (C4): column k of Z is
 // h/2 (phi_1k + phi_2k) e_r + c (phi_2k ad_{xi_z1} - phi_1k ad_{xi_z2}) e_r, r = basis_rows[k]
 void zannaPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
@@ -71,6 +60,16 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
 }
 
 }  // namespace
+
+SE3 singleScrewExp(const Vector6d& screw, double q) {
+  SE3 g;
+  g.p = q * screw.tail<3>();
+  const Eigen::Vector3d a = screw.head<3>();
+  if (a.isZero(0.0)) return g;
+  const double s = std::sin(q), c = std::cos(q);
+  g.R = c * Eigen::Matrix3d::Identity() + s * skew(a) + (1.0 - c) * (a * a.transpose());
+  return g;
+}
 
 Vector6d basisTimes(const VirtualJoint& joint, const Matrix6Xd& Phi,
                     const Eigen::Ref<const Eigen::VectorXd>& q_j) {

@@ -35,6 +35,10 @@ void posesAndTwists(const Model& model, Data& data, const Eigen::Ref<const Eigen
 /// \param[out] J 6 x nv, overwritten
 void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen::MatrixXd> J);
 
+/// \brief exp(q [a; v]) of a single-screw joint, for a unit (or zero) axis a and v parallel to
+///        a: Rodrigues, and p = q v.
+SE3 singleScrewExp(const Vector6d& screw, double q);
+
 /// \brief Phi q_j for a rod basis at one collocation point (Phi_z1 or Phi_z2 of the joint), through
 ///        its single-entry columns: mode k lives in row joint.basis_rows[k].
 Vector6d basisTimes(const VirtualJoint& joint, const Matrix6Xd& Phi,

@@ -537,6 +537,25 @@ Vector6d dexpDotApply(const Vector6d& Omega, const Vector6d& Omega_dot, const Ve
   return out;
 }
 
+void dexpRates(const Vector6d& Omega, const Vector6d& Omega_dot, const Vector6d& d,
+               Vector6d& velocity, Vector6d& acceleration) {
+  const TangentCoefficients k = evalTangentCoefficients(Omega.head<3>().norm(), Need::FAndFirst);
+  const double w_dot_wdot = Omega.head<3>().dot(Omega_dot.head<3>());
+  // y = ad^r Omega', u = ad^r d, z = d(ad^r) Omega' (dexpDotApply(); z vanishes at r = 1 since
+  // ad_{Omega'} Omega' = 0)
+  Vector6d y = Omega_dot, u = d, z = Vector6d::Zero();
+  velocity = Omega_dot;
+  acceleration = d;
+  for (int r = 0; r < 4; ++r) {
+    if (r == 1) z = ad(Omega_dot, y);
+    if (r > 1) z = ad(Omega, z) + ad(Omega_dot, y);
+    y = ad(Omega, y);
+    u = ad(Omega, u);
+    velocity += k.f[r] * y;
+    acceleration += k.f[r] * (u + z) + (k.df_over_theta[r] * w_dot_wdot) * y;
+  }
+}
+
 Matrix6d dexpDot(const Vector6d& Omega, const Vector6d& Omega_dot) {
   Matrix6d T;
   Matrix6d T_dot;

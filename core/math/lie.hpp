@@ -215,6 +215,17 @@ struct TangentCoefficients {
 [[nodiscard]] Vector6d dexpDotApply(const Vector6d& Omega, const Vector6d& Omega_dot,
                                     const Vector6d& x);
 
+/// \brief The velocity and acceleration terms of a joint, T(Omega) Omega' and T(Omega) d +
+///        T'(Omega, Omega') Omega', with one evaluation of the coefficients and the brackets
+///        ad^r Omega' shared (13 brackets instead of 19 through dexpApply() and dexpDotApply()).
+/// \param[in] Omega twist (6)
+/// \param[in] Omega_dot its time derivative (6)
+/// \param[in] d twist (6), e.g. Z a + Z-dot v
+/// \param[out] velocity T(Omega) Omega' (6)
+/// \param[out] acceleration T(Omega) d + T'(Omega, Omega') Omega' (6)
+void dexpRates(const Vector6d& Omega, const Vector6d& Omega_dot, const Vector6d& d,
+               Vector6d& velocity, Vector6d& acceleration);
+
 /// \brief T(Omega) and T'(Omega, Omega') together, sharing the powers of ad_Omega.
 /// \param[in] Omega twist (6)
 /// \param[in] Omega_dot its time derivative (6)

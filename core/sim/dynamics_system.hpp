@@ -92,9 +92,10 @@ class DynamicsSystem {
                         const Eigen::Ref<const Eigen::VectorXd>& v,
                         const Eigen::Ref<const Eigen::VectorXd>& a, Eigen::MatrixXd& dqdd_dq,
                         Eigen::MatrixXd& dqdd_dv);
-  /// \brief dr/da = M at the configuration of the last residual() (one composite-inertia pass on
-  /// the kinematics it left in data(); the prescribed rows and columns are those of the
-  /// identity), into data().M. \pre residual() was the last evaluation.
+  /// \brief dr/da = M at the configuration of the last residual() (its subspaces, which the
+  /// residual does not form, then one composite-inertia pass on the poses it left in data(); the
+  /// prescribed rows and columns are those of the identity), into data().M. \pre residual() was
+  /// the last evaluation.
   const Eigen::MatrixXd& residualMassMatrix();
   /// \brief Factors data().M (as left by residualMassMatrix()) for solveMassMatrix().
   /// \return false when it is not positive definite

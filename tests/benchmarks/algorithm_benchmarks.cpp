@@ -70,6 +70,16 @@ void BM_InverseDynamics(benchmark::State& state, const std::string& stem) {
   w.label(state);
 }
 
+void BM_InverseDynamicsWithoutSubspaces(benchmark::State& state, const std::string& stem) {
+  Workspace w(test::example(stem));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        inverseDynamicsWithoutSubspaces(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
 void BM_MassMatrix(benchmark::State& state, const std::string& stem) {
   Workspace w(test::example(stem));
   for (auto _ : state) {
@@ -146,6 +156,7 @@ void registerExampleBenchmarks() {
       {"BM_ForwardKinematics", BM_ForwardKinematics},
       {"BM_ForwardKinematicsVelocity", BM_ForwardKinematicsVelocity},
       {"BM_InverseDynamics", BM_InverseDynamics},
+      {"BM_InverseDynamicsWithoutSubspaces", BM_InverseDynamicsWithoutSubspaces},
       {"BM_MassMatrix", BM_MassMatrix},
       {"BM_ForwardDynamics", BM_ForwardDynamics}};
   for (const auto& [name, bm] : algorithms) {

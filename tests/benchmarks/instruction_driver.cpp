@@ -1,8 +1,9 @@
 // tendril_instruction_driver MODEL.json ALGORITHM N: calls one engine algorithm N times at one
 // random state, for instruction counts under valgrind --tool=callgrind (noise-free, unlike wall
 // time on a shared machine). count_instructions.sh runs it twice and prints instructions per call.
-// ALGORITHM: id (inverse dynamics), idm (ID + mass matrix from its kinematics), fd (forward
-// dynamics), did (ID derivatives), dfd (forward-dynamics derivatives).
+// ALGORITHM: id (inverse dynamics), idv (inverseDynamicsWithoutSubspaces), idm (ID + mass matrix
+// from its kinematics), fd (forward dynamics), did (ID derivatives), dfd (forward-dynamics
+// derivatives).
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +20,7 @@
 int main(int argc, char** argv) {
   using namespace tendril;
   if (argc != 4) {
-    std::fprintf(stderr, "usage: %s MODEL.json id|idm|fd|did|dfd N\n", argv[0]);
+    std::fprintf(stderr, "usage: %s MODEL.json id|idv|idm|fd|did|dfd N\n", argv[0]);
     return 2;
   }
   try {
@@ -35,6 +36,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) {
       if (algorithm == "id") {
         sink += inverseDynamics(model, data, q, v, a)(0);
+      } else if (algorithm == "idv") {
+        sink += inverseDynamicsWithoutSubspaces(model, data, q, v, a)(0);
       } else if (algorithm == "idm") {
         sink += inverseDynamics(model, data, q, v, a)(0);
         massMatrixFromKinematics(model, data);

@@ -479,6 +479,17 @@ TEST(LieTest, DexpDotMatchesFiniteDifferences) {
       EXPECT_LT((dexpDotApply(Omega, Omega_dot, x) - product).cwiseAbs().maxCoeff(),
                 1e-14 * (1.0 + product.cwiseAbs().maxCoeff()))
           << "theta = " << theta;
+
+      // the joint's velocity and acceleration terms in one pass (inverseDynamicsWithoutSubspaces)
+      Vector6d velocity, acceleration;
+      dexpRates(Omega, Omega_dot, x, velocity, acceleration);
+      const Vector6d expected_velocity = T * Omega_dot;
+      const Vector6d expected_acceleration = T * x + T_dot * Omega_dot;
+      EXPECT_LT((velocity - expected_velocity).cwiseAbs().maxCoeff(),
+                1e-14 * (1.0 + expected_velocity.cwiseAbs().maxCoeff()));
+      EXPECT_LT((acceleration - expected_acceleration).cwiseAbs().maxCoeff(),
+                1e-14 * (1.0 + expected_acceleration.cwiseAbs().maxCoeff()))
+          << "theta = " << theta;
     }
   }
 }
