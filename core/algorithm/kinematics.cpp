@@ -14,15 +14,11 @@ void checkSize(Eigen::Index actual, int expected, const char* name) {
   }
 }
 
-// strains at the Zanna points, Omega (C1) and Z = dOmega/dq (C4): column k of Z is
+// Z = dOmega/dq of a Zanna interval (C4) at the strains in data: column k is
 // h/2 (phi_1k + phi_2k) e_r + c (phi_2k ad_{xi_z1} - phi_1k ad_{xi_z2}) e_r, r = basis_rows[k]
-void zannaPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
-                   Data& data, int j) {
-  const Vector6d& xi_z1 = data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
-  const Vector6d& xi_z2 = data.xi_z2[j] = basisTimes(joint, joint.Phi_z2, q_j) + joint.xi_star;
-  data.Omega[j] = magnus4(xi_z1, xi_z2, joint.h);
+void zannaSubspace(const VirtualJoint& joint, Data& data, int j) {
   const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0, half_h = 0.5 * joint.h;
-  const Matrix6d A1 = c * ad(xi_z1), A2 = c * ad(xi_z2);
+  const Matrix6d A1 = c * ad(data.xi_z1[j]), A2 = c * ad(data.xi_z2[j]);
   Matrix6Xd& Z = data.Z[j];
   for (int k = 0; k < joint.nq; ++k) {
     const int r = joint.basis_rows[k];
@@ -30,6 +26,23 @@ void zannaPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
     Z.col(k).noalias() = p2 * A1.col(r) - p1 * A2.col(r);
     Z(r, k) += half_h * (p1 + p2);
   }
+}
+
+// Z, T and S of a joint that is not a single screw, at the Omega and strains in data (C4, C15)
+void jointSubspace(const VirtualJoint& joint, Data& data, int j) {
+  if (joint.kind == VirtualJointKind::Rigid) {
+    data.Z[j] = joint.Phi;
+  } else if (joint.magnus_order == 4) {
+    zannaSubspace(joint, data, j);
+  } else {
+    data.Z[j] = joint.h * joint.Phi_z1;
+  }
+  if (joint.constant_subspace) {
+    data.S[j] = joint.Phi;  // T(Phi q) Phi = Phi: no tangent operator needed
+    return;
+  }
+  data.T[j] = dexp(data.Omega[j]);
+  data.S[j].noalias() = data.T[j] * data.Z[j];
 }
 
 // Omega, Z, T and S of one virtual joint from its coordinates (C1, C4, C15)
@@ -42,21 +55,16 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
   }
   if (joint.kind == VirtualJointKind::Rigid) {
     data.Omega[j].noalias() = joint.Phi * q_j;
-    data.Z[j] = joint.Phi;
   } else if (joint.magnus_order == 4) {
-    zannaPosition(joint, q_j, data, j);
+    data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
+    data.xi_z2[j] = basisTimes(joint, joint.Phi_z2, q_j) + joint.xi_star;
+    data.Omega[j] = magnus4(data.xi_z1[j], data.xi_z2[j], joint.h);
   } else {
     data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
     data.Omega[j] = magnus2(data.xi_z1[j], joint.h);
-    data.Z[j] = joint.h * joint.Phi_z1;
   }
   data.g_local[j] = exp(data.Omega[j]);
-  if (joint.constant_subspace) {
-    data.S[j] = joint.Phi;  // T(Phi q) Phi = Phi: no tangent operator needed
-    return;
-  }
-  data.T[j] = dexp(data.Omega[j]);
-  data.S[j].noalias() = data.T[j] * data.Z[j];
+  jointSubspace(joint, data, j);
 }
 
 }  // namespace
@@ -126,6 +134,12 @@ void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eige
     const VirtualJoint& joint = model.joints[j];
     jointPosition(joint, q.segment(joint.idx_q, joint.nq), data, j);
     data.g_pc[j] = joint.has_placement ? joint.g_fixed * data.g_local[j] : data.g_local[j];
+  }
+}
+
+void localSubspaces(const Model& model, Data& data) {
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    if (!model.joints[j].single_screw) jointSubspace(model.joints[j], data, j);
   }
 }
 

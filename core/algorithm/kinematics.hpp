@@ -12,6 +12,11 @@ namespace tendril {
 ///        matrix needs. World poses data.g are left as they were.
 void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q);
 
+/// \brief Z, T and S of every virtual joint at the Omega and Zanna strains already in data (as
+///        inverseDynamicsWithoutSubspaces() or posesAndTwists() left them): localKinematics()
+///        without the exponentials.
+void localSubspaces(const Model& model, Data& data);
+
 /// \brief Poses and motion subspaces of every virtual joint.
 /// \param[in]     q generalised coordinates (dim model.nq)
 /// \param[in,out] data fills the position stage: Omega, g_local, g, Z, T, S

@@ -325,7 +325,7 @@ bool DynamicsSystem::residualJacobian(double t, const Eigen::Ref<const Eigen::Ve
 }
 
 const Eigen::MatrixXd& DynamicsSystem::residualMassMatrix() {
-  localKinematics(model_, data_, q_r_);  // the residual left the poses but formed no subspaces
+  localSubspaces(model_, data_);  // the residual left the poses but formed no subspaces
   massMatrixFromKinematics(model_, data_);
   prescribeMass();
   return data_.M;

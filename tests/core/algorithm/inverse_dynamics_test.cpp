@@ -299,7 +299,8 @@ TEST(ForwardDynamicsTest, InvertsInverseDynamics) {
 // The vector-only ID applies T, T', Z and Z^T through brackets and the basis instead of forming
 // them: the same quantity by a different route, on every bundled example (hydrodynamics, contact,
 // cables, closed chains' open trees), the random trees of every joint type and basis family, and
-// a 2nd-order Magnus rod; poses and twists too, which IDA and the energies read afterwards
+// a 2nd-order Magnus rod; poses and twists too, which IDA reads afterwards, and the subspaces
+// localSubspaces() forms from what it leaves
 TEST(InverseDynamicsTest, WithoutSubspacesEqualsTheRecursionWithSubspaces) {
   std::vector<std::pair<std::string, RobotDescription>> robots;
   for (const char* stem : {"paper_cable_manipulator", "cable_manipulator", "paper_contact_cylinder",
@@ -322,9 +323,12 @@ TEST(InverseDynamicsTest, WithoutSubspacesEqualsTheRecursionWithSubspaces) {
       const Eigen::VectorXd tau =
           inverseDynamicsWithoutSubspaces(model, without, x.q, x.v, x.a, 0.3);
       EXPECT_LT(relativeError(tau, expected), 1e-12);
+      // the subspaces that IDA's mass-matrix refresh forms afterwards, from the same strains
+      localSubspaces(model, without);
       for (int j = 0; j < model.n_vjoints(); ++j) {
         EXPECT_LT((without.g[j].matrix() - with.g[j].matrix()).norm(), 1e-13) << "frame " << j;
         EXPECT_LT((without.eta[j] - with.eta[j]).norm(), 1e-12 * (1.0 + with.eta[j].norm()));
+        EXPECT_EQ(without.S[j], with.S[j]) << "frame " << j;
       }
     }
   }
