@@ -196,14 +196,14 @@ const Eigen::VectorXd& inverseDynamicsWithoutSubspaces(const Model& model, Data&
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
     const auto q_j = q.segment(joint.idx_q, joint.nq);
+    JointRates rates;
     if (joint.single_screw) {
       data.Omega[j] = q_j(0) * joint.screw;
       data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
+    } else {
+      rates = jointRates(joint, data, j, q_j, v.segment(joint.idx_q, joint.nq),
+                         a.segment(joint.idx_q, joint.nq));
     }
-    const JointRates rates = joint.single_screw
-                                 ? JointRates{}
-                                 : jointRates(joint, data, j, q_j, v.segment(joint.idx_q, joint.nq),
-                                              a.segment(joint.idx_q, joint.nq));
     data.g_pc[j] = joint.has_placement ? joint.g_fixed * data.g_local[j] : data.g_local[j];
     data.g[j] = joint.parent < 0 ? data.g_pc[j] : data.g[joint.parent] * data.g_pc[j];
     if (joint.single_screw) {
