@@ -169,7 +169,8 @@ bool constrainedForceDerivatives(const Model& model, Data& data, ConstrainedDyna
   constrainedForwardDynamics(model, data, cdd, q, v, tau_actuation, t);
   if (!cdd.problem.empty() || !cdd.qdd.allFinite()) return false;
   // dr = d(B u)/dq - K - dID/dq (+ d(A^T lambda)/dq), -D - dID/dv at the constrained qdd
-  inverseDynamicsDerivatives(model, data, cdd.q, cdd.v, cdd.qdd, t);
+  // the forward dynamics left the kinematics of cdd.q
+  inverseDynamicsDerivativesAtKinematics(model, data, cdd.v, cdd.qdd, t);
   actuationJacobian(model, data, cdd.q, t);
   cdd.dforces_dq = data.dtau_applied_dq - model.K - data.dtau_dq;
   cdd.dforces_dv = -model.D - data.dtau_dv;

@@ -13,9 +13,9 @@ bool forceBalanceDerivatives(const Model& model, Data& data,
                              const Eigen::Ref<const Eigen::VectorXd>& v,
                              const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t,
                              Eigen::Ref<Eigen::MatrixXd> dr_dq, Eigen::Ref<Eigen::MatrixXd> dr_dv) {
-  forwardDynamics(model, data, q, v, tau_actuation, t);  // qdd and the factor of M
+  forwardDynamics(model, data, q, v, tau_actuation, t);  // qdd, the factor of M, the kinematics
   if (!data.qdd.allFinite()) return false;
-  inverseDynamicsDerivatives(model, data, q, v, data.qdd, t);
+  inverseDynamicsDerivativesAtKinematics(model, data, v, data.qdd, t);
   actuationJacobian(model, data, q, t);
   dr_dq = data.dtau_applied_dq - model.K - data.dtau_dq;
   dr_dv = -model.D - data.dtau_dv;

@@ -151,9 +151,15 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
-  checkSizes(model, v.size(), a.size());
   forwardKinematics(model, data, q);
+  return inverseDynamicsAtKinematics(model, data, v, a, t);
+}
 
+const Eigen::VectorXd& inverseDynamicsAtKinematics(const Model& model, Data& data,
+                                                   const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                   const Eigen::Ref<const Eigen::VectorXd>& a,
+                                                   double t) {
+  checkSizes(model, v.size(), a.size());
   // forward pass: accelerations (gravity as base acceleration) and body wrenches
   const Vector6d base_acceleration = -model.gravity;
   for (int j = 0; j < model.n_vjoints(); ++j) {

@@ -26,6 +26,16 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t = 0.0);
 
+/// \brief inverseDynamics() on the position stage already in data (Omega, g_local, g_pc, g, Z, T,
+///        S): what follows forwardKinematics(model, data, q), for callers that have just formed
+///        it at the same q (the derivatives after a forward dynamics). Same arithmetic.
+/// \pre forwardKinematics() (or an inverseDynamics()) at the q of interest was the last to write
+///      the position stage of data
+const Eigen::VectorXd& inverseDynamicsAtKinematics(const Model& model, Data& data,
+                                                   const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                   const Eigen::Ref<const Eigen::VectorXd>& a,
+                                                   double t = 0.0);
+
 /// \brief inverseDynamics() from vector operations only: the tangent operator and the subspaces
 ///        are applied to vectors (T Omega', T'(Omega, Omega') Omega', T^T F, Z^T y through the
 ///        basis), never formed. Equal to inverseDynamics() to rounding, and cheaper on rods, where

@@ -611,7 +611,14 @@ void inverseDynamicsDerivatives(const Model& model, Data& data,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                 const Eigen::Ref<const Eigen::VectorXd>& v,
                                 const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
-  inverseDynamics(model, data, q, v, a, t);  // kinematics, eta, eta_dot, subtree wrenches, tau
+  forwardKinematics(model, data, q);
+  inverseDynamicsDerivativesAtKinematics(model, data, v, a, t);
+}
+
+void inverseDynamicsDerivativesAtKinematics(const Model& model, Data& data,
+                                            const Eigen::Ref<const Eigen::VectorXd>& v,
+                                            const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
+  inverseDynamicsAtKinematics(model, data, v, a, t);  // eta, eta_dot, subtree wrenches, tau
   // at rest (exactly: statics, the first step of a simulation) every twist term vanishes
   const bool at_rest = v.isZero(0.0) && a.isZero(0.0);
   forwardPass(model, data, v, a, at_rest);

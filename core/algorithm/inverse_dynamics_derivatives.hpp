@@ -26,6 +26,13 @@ void inverseDynamicsDerivatives(const Model& model, Data& data,
                                 const Eigen::Ref<const Eigen::VectorXd>& v,
                                 const Eigen::Ref<const Eigen::VectorXd>& a, double t = 0.0);
 
+/// \brief inverseDynamicsDerivatives() on the position stage already in data (see
+///        inverseDynamicsAtKinematics()): after a forward dynamics at the same q, which formed it.
+void inverseDynamicsDerivativesAtKinematics(const Model& model, Data& data,
+                                            const Eigen::Ref<const Eigen::VectorXd>& v,
+                                            const Eigen::Ref<const Eigen::VectorXd>& a,
+                                            double t = 0.0);
+
 /// \brief Body-frame derivatives of one frame's twist and acceleration (6 x nv each).
 struct FrameDerivatives {
   explicit FrameDerivatives(const Model& model)
