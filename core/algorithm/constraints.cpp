@@ -160,7 +160,7 @@ void addWrenchProjectionDerivative(const Model& model, const Data& data, int j, 
         work.noalias() = dexpTransposeJacobian(x, F_base) * Z;
         block.noalias() += Z.transpose() * work;
         if (joint.kind == VirtualJointKind::RodInterval && joint.magnus_order == 4) {
-          const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0;
+          const double c = zannaCommutatorFactor(joint.h);
           const Matrix6d B = coadBar(x.T.transpose() * F_base);
           work.noalias() = c * (B * joint.Phi_z2);
           block.noalias() += joint.Phi_z1.transpose() * work;

@@ -1,7 +1,6 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 
 #include <Eigen/Geometry>
-#include <cmath>
 #include <stdexcept>
 
 #include "core/algorithm/external_loads.hpp"
@@ -75,7 +74,8 @@ void backwardPass(const Model& model, Data& data, const Projection& project) {
 }
 
 // Omega, Omega' = Z v, Z a + Z-dot v and the pose of one joint that is not a single screw, from
-// vectors only (C1-C3, C8; Z-dot v = 2 c ad_{xi'_z1} xi'_z2 for Zanna's 4th order, else 0)
+// vectors only (C1-C3: Z a + Z-dot v is Omega'' at a; Z-dot v vanishes for rigid joints and
+// 2nd-order Magnus)
 struct JointRates {
   Vector6d Omega_dot = Vector6d::Zero();
   Vector6d drive = Vector6d::Zero();  // Z a + Z-dot v
@@ -107,9 +107,8 @@ JointRates jointRates(const VirtualJoint& joint, Data& data, int j,
     const Vector6d& xi_2 = data.xi_z2[j] = xi.col(1) + joint.xi_star;
     data.Omega[j] = magnus4(xi_1, xi_2, joint.h);
     rates.Omega_dot = magnus4Rate(xi_1, xi_2, xi.col(2), xi.col(3), joint.h);
-    rates.drive = magnus4Rate(xi_1, xi_2, xi.col(4), xi.col(5), joint.h);
-    const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0;
-    rates.drive += ad(xi.col(2), Vector6d(2.0 * c * xi.col(3)));
+    rates.drive = magnus4Acceleration(xi_1, xi_2, xi.col(2), xi.col(3), xi.col(4), xi.col(5),
+                                      joint.h);  // Omega'' = Z a + Z-dot v
   } else {
     data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
     data.Omega[j] = magnus2(data.xi_z1[j], joint.h);
@@ -132,7 +131,7 @@ void projectOnZ(const VirtualJoint& joint, const Data& data, int j, const Vector
   }
   Vector6d u1, u2 = Vector6d::Zero();
   if (joint.magnus_order == 4) {
-    const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0, half_h = 0.5 * joint.h;
+    const double c = zannaCommutatorFactor(joint.h), half_h = 0.5 * joint.h;
     u1 = half_h * y + c * coad(data.xi_z2[j], y);
     u2 = half_h * y - c * coad(data.xi_z1[j], y);
   } else {

@@ -18,7 +18,7 @@ bool isZanna(const VirtualJoint& joint) {
 }
 
 double zannaCoefficient(const VirtualJoint& joint) {
-  return std::sqrt(3.0) * joint.h * joint.h / 12.0;
+  return zannaCommutatorFactor(joint.h);
 }
 
 // Z-dot-like rates of a Zanna interval, W(w) = d(Z w)/dq = c (ad_{Phi_z1 w} Phi_z2 - ad_{Phi_z2 w}

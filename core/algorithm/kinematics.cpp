@@ -17,7 +17,7 @@ void checkSize(Eigen::Index actual, int expected, const char* name) {
 // Z = dOmega/dq of a Zanna interval (C4) at the strains in data: column k is
 // h/2 (phi_1k + phi_2k) e_r + c (phi_2k ad_{xi_z1} - phi_1k ad_{xi_z2}) e_r, r = basis_rows[k]
 void zannaSubspace(const VirtualJoint& joint, Data& data, int j) {
-  const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0, half_h = 0.5 * joint.h;
+  const double c = zannaCommutatorFactor(joint.h), half_h = 0.5 * joint.h;
   const Matrix6d A1 = c * ad(data.xi_z1[j]), A2 = c * ad(data.xi_z2[j]);
   Matrix6Xd& Z = data.Z[j];
   for (int k = 0; k < joint.nq; ++k) {
@@ -100,7 +100,7 @@ void jointVelocityStage(const VirtualJoint& joint, const Eigen::Ref<const Eigen:
   if (joint.kind == VirtualJointKind::RodInterval && joint.magnus_order == 4) {
     const Vector6d xi_dot_z1 = basisTimes(joint, joint.Phi_z1, v_j);
     const Vector6d xi_dot_z2 = basisTimes(joint, joint.Phi_z2, v_j);
-    const double c = std::sqrt(3.0) * joint.h * joint.h / 12.0;
+    const double c = zannaCommutatorFactor(joint.h);
     rate.noalias() += data.T[j] * ad(xi_dot_z1, Vector6d(2.0 * c * xi_dot_z2));
   }
   data.S_dot_v[j] = rate;

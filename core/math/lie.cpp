@@ -567,14 +567,9 @@ Matrix6d dexpDot(const Vector6d& Omega, const Vector6d& Omega_dot) {
 // magnus
 // --------------------------------------------------------------------------------------------
 
-namespace {
-
-// c = sqrt(3) h^2 / 12 of the zanna commutator
 double zannaCommutatorFactor(double h) {
   return std::sqrt(3.0) * h * h / 12.0;
 }
-
-}  // namespace
 
 Vector6d magnus2(const Vector6d& xi_mid, double h) {
   return h * xi_mid;

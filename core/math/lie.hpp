@@ -243,6 +243,9 @@ void dexpAndDot(const Vector6d& Omega, const Vector6d& Omega_dot, Matrix6d& T, M
 /// \return Omega (6)
 [[nodiscard]] Vector6d magnus2(const Vector6d& xi_mid, double h);
 
+/// \brief c = sqrt(3) h^2 / 12, the factor of the commutator in the Zanna-Magnus expansion (C1-C4).
+[[nodiscard]] double zannaCommutatorFactor(double h);
+
 /// \brief 4th-order Magnus with Zanna collocation (C1):
 ///        Omega = h/2 (xi_z1 + xi_z2) + (sqrt(3) h^2/12) ad_{xi_z1} xi_z2.
 /// \param[in] xi_z1 strain at the first Zanna point X + (1/2 - sqrt(3)/6) h (6)
