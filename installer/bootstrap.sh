@@ -7,13 +7,16 @@
 #   installer/bootstrap.sh build  install what is missing and build
 #
 # Idempotent: packages already present are not reinstalled, builds are incremental.
-# Environment: TENDRIL_BUILD_DIR (default: build), TENDRIL_JOBS (default: nproc).
+# Environment: TENDRIL_BUILD_DIR (default: build), TENDRIL_JOBS (default: nproc),
+# TENDRIL_NATIVE_ARCH (default: ON: this build is for this machine, so it uses its CPU's
+# instructions; OFF for binaries that run on any x86-64).
 set -euo pipefail
 
 readonly ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly BUILD_DIR="${TENDRIL_BUILD_DIR:-$ROOT/build}"
 readonly ASAN_BUILD_DIR="${BUILD_DIR}-asan"
 readonly JOBS="${TENDRIL_JOBS:-$(nproc)}"
+readonly NATIVE_ARCH="${TENDRIL_NATIVE_ARCH:-ON}"
 readonly DEFAULT_EXAMPLE="$ROOT/resources/examples/hybrid_serial_robot.json"
 
 readonly PACKAGES=(
@@ -48,7 +51,7 @@ install_missing_packages() {
 
 build() {
   say "configuring and building in $BUILD_DIR ($JOBS jobs)"
-  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DTENDRIL_NATIVE_ARCH="$NATIVE_ARCH" >/dev/null
   cmake --build "$BUILD_DIR" -j "$JOBS"
 }
 

@@ -289,9 +289,11 @@ TEST(ConstrainedSimulationTest, FinRayBdfRestartsAfterAStepSizeCollapseAndComple
   const SimulationResult result = finRayBdf(options);
   ASSERT_TRUE(result.completed) << result.message;
   EXPECT_GE(result.statistics.restarts, 1);  // the case the test is about still arises
-  // Baumgarte holds the loops across the restart; the drift follows the integration error, so the
-  // bound is that of the paper-tolerance runs (1e-7 at atol 1e-6) scaled with atol: 0.1 atol
-  EXPECT_LT(maxConstraintError(result), 0.1 * options.absolute_tolerance);
+  // Baumgarte holds the loops across the restart. The drift follows the integration error, about
+  // atol + rtol |q| ~ 1e-5 per step in the strains, times lever arms of a few cm: below atol. It is
+  // 1.1e-6 here (0.1 atol, which was the bound until a build with FMA crossed it); with Baumgarte
+  // slowed to T_B = 1 s it is 2.3e-5
+  EXPECT_LT(maxConstraintError(result), options.absolute_tolerance);
 }
 
 }  // namespace
