@@ -4,7 +4,7 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target package
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "building the package failed:\n${out}\n${err}")
 endif()
-set(deb ${BUILD_DIR}/packages/tendril_${VERSION}_amd64.deb)
+set(deb ${BUILD_DIR}/packages/${DEB_FILE})
 if(NOT EXISTS ${deb})
   message(FATAL_ERROR "expected ${deb}")
 endif()
