@@ -45,14 +45,9 @@ void jointSubspace(const VirtualJoint& joint, Data& data, int j) {
   data.S[j].noalias() = data.T[j] * data.Z[j];
 }
 
-// Omega, Z, T and S of one virtual joint from its coordinates (C1, C4, C15)
-void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
-                   Data& data, int j) {
-  if (joint.single_screw) {
-    data.Omega[j] = q_j(0) * joint.screw;
-    data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
-    return;  // S = Z = Phi were set when Data was built
-  }
+// the strains at the collocation points and Omega (C1) of a joint that is not a single screw
+void jointOmega(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j, Data& data,
+                int j) {
   if (joint.kind == VirtualJointKind::Rigid) {
     data.Omega[j].noalias() = joint.Phi * q_j;
   } else if (joint.magnus_order == 4) {
@@ -63,6 +58,28 @@ void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::Vect
     data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
     data.Omega[j] = magnus2(data.xi_z1[j], joint.h);
   }
+}
+
+// Omega' = Z v of such a joint without Z, at the strains jointOmega() left (C2)
+Vector6d jointOmegaRate(const VirtualJoint& joint, const Data& data, int j,
+                        const Eigen::Ref<const Eigen::VectorXd>& v_j) {
+  if (joint.kind == VirtualJointKind::Rigid) return joint.Phi * v_j;
+  if (joint.magnus_order == 4) {
+    return magnus4Rate(data.xi_z1[j], data.xi_z2[j], basisTimes(joint, joint.Phi_z1, v_j),
+                       basisTimes(joint, joint.Phi_z2, v_j), joint.h);
+  }
+  return joint.h * basisTimes(joint, joint.Phi_z1, v_j);
+}
+
+// Omega, Z, T and S of one virtual joint from its coordinates (C1, C4, C15)
+void jointPosition(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
+                   Data& data, int j) {
+  if (joint.single_screw) {
+    data.Omega[j] = q_j(0) * joint.screw;
+    data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
+    return;  // S = Z = Phi were set when Data was built
+  }
+  jointOmega(joint, q_j, data, j);
   data.g_local[j] = exp(data.Omega[j]);
   jointSubspace(joint, data, j);
 }
@@ -178,20 +195,8 @@ void posesAndTwists(const Model& model, Data& data, const Eigen::Ref<const Eigen
       data.Omega[j] = q_j(0) * joint.screw;
       data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
     } else {
-      if (joint.kind == VirtualJointKind::Rigid) {
-        data.Omega[j].noalias() = joint.Phi * q_j;
-        Omega_dot.noalias() = joint.Phi * v_j;
-      } else if (joint.magnus_order == 4) {
-        data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
-        data.xi_z2[j] = basisTimes(joint, joint.Phi_z2, q_j) + joint.xi_star;
-        data.Omega[j] = magnus4(data.xi_z1[j], data.xi_z2[j], joint.h);
-        Omega_dot = magnus4Rate(data.xi_z1[j], data.xi_z2[j], basisTimes(joint, joint.Phi_z1, v_j),
-                                basisTimes(joint, joint.Phi_z2, v_j), joint.h);
-      } else {
-        data.xi_z1[j] = basisTimes(joint, joint.Phi_z1, q_j) + joint.xi_star;
-        data.Omega[j] = magnus2(data.xi_z1[j], joint.h);
-        Omega_dot = joint.h * basisTimes(joint, joint.Phi_z1, v_j);
-      }
+      jointOmega(joint, q_j, data, j);
+      Omega_dot = jointOmegaRate(joint, data, j, v_j);
       data.g_local[j] = exp(data.Omega[j]);
     }
     data.g_pc[j] = joint.has_placement ? joint.g_fixed * data.g_local[j] : data.g_local[j];
