@@ -1,5 +1,6 @@
 // tendril-cli bench: per-call times of the engine's algorithms on one model.
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <iomanip>
@@ -19,24 +20,55 @@
 namespace tendril::cli {
 namespace {
 
-// median of several batches, each long enough to dwarf the clock's resolution
-double secondsPerCall(const std::function<void()>& call, double min_batch_seconds) {
-  using Clock = std::chrono::steady_clock;
+using Clock = std::chrono::steady_clock;
+
+double secondsOf(const std::function<void()>& call, long calls) {
+  const auto start = Clock::now();
+  for (long i = 0; i < calls; ++i) call();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// calls per batch: doubled until a batch lasts min_batch_seconds, which dwarfs the clock's
+// resolution
+long callsPerBatch(const std::function<void()>& call, double min_batch_seconds) {
   long calls = 1;
-  for (;;) {
-    const auto start = Clock::now();
-    for (long i = 0; i < calls; ++i) call();
-    if (std::chrono::duration<double>(Clock::now() - start).count() >= min_batch_seconds) break;
-    calls *= 2;
-  }
+  while (secondsOf(call, calls) < min_batch_seconds) calls *= 2;
+  return calls;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// median time per call over 5 batches
+double secondsPerCall(const std::function<void()>& call, double min_batch_seconds) {
+  const long calls = callsPerBatch(call, min_batch_seconds);
   std::vector<double> batches;
-  for (int b = 0; b < 5; ++b) {
-    const auto start = Clock::now();
-    for (long i = 0; i < calls; ++i) call();
-    batches.push_back(std::chrono::duration<double>(Clock::now() - start).count() / calls);
+  for (int b = 0; b < 5; ++b) batches.push_back(secondsOf(call, calls) / calls);
+  return median(batches);
+}
+
+// time(slow) / time(fast) from batches of the two taken in turn, so that a change of the machine's
+// speed (a virtual machine's neighbours) weighs on both sides of every ratio: the median of the
+// rounds' ratios and their range
+struct PairedRatio {
+  double median = 0.0, low = 0.0, high = 0.0;
+  int rounds = 0;
+};
+
+PairedRatio pairedRatio(const std::function<void()>& slow, const std::function<void()>& fast,
+                        double min_batch_seconds, int rounds) {
+  const long slow_calls = callsPerBatch(slow, min_batch_seconds);
+  const long fast_calls = callsPerBatch(fast, min_batch_seconds);
+  std::vector<double> ratios;
+  for (int r = 0; r < rounds; ++r) {
+    const double fast_seconds = secondsOf(fast, fast_calls) / fast_calls;
+    const double slow_seconds = secondsOf(slow, slow_calls) / slow_calls;
+    ratios.push_back(slow_seconds / fast_seconds);
   }
-  std::sort(batches.begin(), batches.end());
-  return batches[2];
+  const auto [low, high] = std::minmax_element(ratios.begin(), ratios.end());
+  return {median(ratios), *low, *high, rounds};
 }
 
 // central differences of ID in q and v: 4 n evaluations of the cheapest ID (differences need no
@@ -68,19 +100,26 @@ void idDifferences(const Model& model, Data& data, const Eigen::VectorXd& q,
 int runBench(const Args& args) {
   const std::vector<Option> options = {
       {"--min-time", true, "seconds per measured batch (default 0.05)"},
+      {"--rounds", true, "paired rounds behind each speed-up (default 11)"},
       {"--statics", false, "also time the static solve with either Jacobian (from q = 0)"},
       {"--time", true, "time [s] of the inputs for the Jacobians and statics (default 0)"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
-    printHelp("bench MODEL.json [--min-time S] [--statics] [--time T]", options,
+    printHelp("bench MODEL.json [--min-time S] [--rounds N] [--statics] [--time T]", options,
               "Median time per call (5 batches) of each algorithm at a random state, then the\n"
-              "analytical derivatives against central finite differences (speed-ups).");
+              "analytical derivatives against central finite differences: each speed-up is the\n"
+              "median (and range) of N rounds that time a batch of either side in turn.");
     return kExitOk;
   }
   const auto robot = loadOrReport(modelPath(parsed));
   if (!robot) return kExitBadModel;
   const Model model = buildModel(*robot);
   const double min_time = parsed.number("--min-time", 0.05);
+  const int rounds = static_cast<int>(parsed.number("--rounds", 11));
+  if (rounds < 1) {
+    std::cerr << "tendril-cli bench: --rounds must be at least 1\n";
+    return kExitUsage;
+  }
   const double t = parsed.number("--time", 0.0);
   Data data(model);
   const Eigen::VectorXd q = 0.3 * Eigen::VectorXd::Random(model.nq);
@@ -128,11 +167,17 @@ int runBench(const Args& args) {
     std::cout << "  " << std::left << std::setw(38) << name << std::right << std::setw(12)
               << std::fixed << std::setprecision(2) << seconds[name] * 1e6 << " us\n";
   }
-  const auto ratio = [&](const std::string& label, const std::string& a, const std::string& b) {
-    std::cout << "  " << std::left << std::setw(38) << label << std::right << std::setw(12)
-              << std::fixed << std::setprecision(1) << seconds.at(a) / seconds.at(b) << " x\n";
+  const auto call_of = [&](const std::string& name) {
+    return std::find_if(cases.begin(), cases.end(), [&](const auto& c) { return c.first == name; })
+        ->second;
   };
-  std::cout << "ratios:\n";
+  const auto ratio = [&](const std::string& label, const std::string& a, const std::string& b) {
+    const PairedRatio r = pairedRatio(call_of(a), call_of(b), min_time, rounds);
+    std::cout << "  " << std::left << std::setw(38) << label << std::right << std::setw(12)
+              << std::fixed << std::setprecision(1) << r.median << " x  (" << r.rounds
+              << " rounds: " << r.low << "-" << r.high << ")\n";
+  };
+  std::cout << "ratios (paired rounds):\n";
   ratio("dID: central differences / analytic", "ID derivatives (central differences)",
         "ID derivatives (analytic)");
   ratio("dID analytic / (ID + M)", "ID derivatives (analytic)", "ID + mass matrix");
