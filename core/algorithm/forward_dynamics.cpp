@@ -72,6 +72,9 @@ void packedRows(Data& data) {
   data.tree_factor.setZero(static_cast<Eigen::Index>(data.tree_ancestors.size()));
 }
 
+// right-hand sides are solved in chunks of 16 and 8 columns: a count rounded up to 8
+Eigen::Index paddedColumns(Eigen::Index columns) { return (columns + 7) / 8 * 8; }
+
 // dense Cholesky (M_factor) or the tree factor: the tree one when M is branched enough that its
 // flops, sum over k of depth(k)^2 / 2, are under a quarter of the dense n^3 / 6 (its short runs
 // are slower per flop than Eigen's blocked kernels)
@@ -89,7 +92,7 @@ int chooseFactor(const Model& model, Data& data) {
   const double dense_flops = std::pow(static_cast<double>(n), 3) / 6.0;
   if (4.0 * tree_flops >= dense_flops) return kFactorDense;
   packedRows(data);
-  data.tree_rhs.resize(n, n);
+  data.tree_rhs.resize(n, paddedColumns(n));
   return kFactorTree;
 }
 
@@ -142,26 +145,45 @@ void solveTree(const Data& data, Eigen::Ref<Eigen::VectorXd> x) {
   }
 }
 
-// X = M^-1 X for many right-hand sides at once: the same substitutions as solveTree, on whole rows
-// of a row-major copy (a row operation is then one contiguous axpy over the columns)
-void solveTreeRows(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
+// the substitutions of solveTree on W adjacent columns of the row-major X (row k at X + k stride):
+// W columns of a row fit in registers, so the second sweep's sums stay there, and the first
+// sweep's pivot row too
+template <int W>
+void solveTreeColumns(const Data& data, double* X, Eigen::Index stride) {
+  using Chunk = Eigen::Matrix<double, W, 1>;
+  using Row = Eigen::Map<Chunk, Eigen::Unaligned>;
   const std::vector<int>& start = data.tree_row_start;
   const std::vector<int>& column = data.tree_ancestors;
   const double* const L = data.tree_factor.data();
-  const int n = static_cast<int>(x.rows());
-  auto X = data.tree_rhs.leftCols(x.cols());
-  X = x;
+  const int n = static_cast<int>(start.size()) - 1;
   for (int k = n - 1; k >= 0; --k) {
     const int diagonal = start[k + 1] - 1;
-    X.row(k) /= L[diagonal];
-    for (int e = start[k]; e < diagonal; ++e) X.row(column[e]) -= L[e] * X.row(k);
+    Row row_k(X + k * stride);
+    const Chunk pivot = row_k / L[diagonal];
+    row_k = pivot;
+    for (int e = start[k]; e < diagonal; ++e) Row(X + column[e] * stride) -= L[e] * pivot;
   }
   for (int k = 0; k < n; ++k) {
     const int diagonal = start[k + 1] - 1;
-    for (int e = start[k]; e < diagonal; ++e) X.row(k) -= L[e] * X.row(column[e]);
-    X.row(k) /= L[diagonal];
+    Row row_k(X + k * stride);
+    Chunk sum = row_k;
+    for (int e = start[k]; e < diagonal; ++e) sum -= L[e] * Row(X + column[e] * stride);
+    row_k = sum / L[diagonal];
   }
-  x = X;
+}
+
+// X = M^-1 X for many right-hand sides at once: solveTree's substitutions on a row-major copy,
+// padded to whole chunks with zero columns (columns are independent; zeros, not stale values,
+// so that the padding never computes with NaN or denormals)
+void solveTreeRows(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
+  const Eigen::Index m = x.cols(), width = paddedColumns(m), stride = data.tree_rhs.cols();
+  data.tree_rhs.leftCols(m) = x;
+  data.tree_rhs.middleCols(m, width - m).setZero();
+  double* const X = data.tree_rhs.data();
+  Eigen::Index c = 0;
+  for (; c + 16 <= width; c += 16) solveTreeColumns<16>(data, X + c, stride);
+  if (c < width) solveTreeColumns<8>(data, X + c, stride);
+  x = data.tree_rhs.leftCols(m);
 }
 
 }  // namespace
@@ -178,7 +200,7 @@ void solveMassMatrix(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
     data.M_factor.solveInPlace(x);
     return;
   }
-  if (x.cols() == 1 || x.cols() > data.tree_rhs.cols()) {
+  if (x.cols() == 1 || paddedColumns(x.cols()) > data.tree_rhs.cols()) {
     for (Eigen::Index c = 0; c < x.cols(); ++c) solveTree(data, x.col(c));
     return;
   }

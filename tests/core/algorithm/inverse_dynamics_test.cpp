@@ -336,8 +336,9 @@ TEST(InverseDynamicsTest, WithoutSubspacesEqualsTheRecursionWithSubspaces) {
 
 TEST(ForwardDynamicsTest, TreeFactorSolvesBranchedMassMatrices) {
   // the underwater robot's six flagella hang off two shafts: M is tree-sparse and the tree factor
-  // (forward_dynamics.cpp) is chosen; one and many right-hand sides take different paths, and a
-  // second factorisation reuses L, whose entries outside the pattern were zeroed once
+  // (forward_dynamics.cpp) is chosen; one and many right-hand sides take different paths (21 of
+  // them: a chunk of 16 columns, then one of 8 padded with 3 zero columns), and a second
+  // factorisation reuses L, whose entries outside the pattern were zeroed once
   const Model model = buildModel(test::example("underwater_robot"));
   Data data(model);
   std::mt19937 random(7);
@@ -348,7 +349,7 @@ TEST(ForwardDynamicsTest, TreeFactorSolvesBranchedMassMatrices) {
     forwardDynamics(model, data, x.q, x.v, x.a);
     ASSERT_EQ(data.mass_factor_kind, 2) << "the tree factor was not chosen";
     const Eigen::MatrixXd B =
-        Eigen::MatrixXd::NullaryExpr(model.nv, 7, [&] { return uniform(random); });
+        Eigen::MatrixXd::NullaryExpr(model.nv, 21, [&] { return uniform(random); });
     Eigen::MatrixXd X = B;
     solveMassMatrix(data, X);
     Eigen::VectorXd x0 = B.col(0);
