@@ -73,7 +73,9 @@ void packedRows(Data& data) {
 }
 
 // right-hand sides are solved in chunks of 16 and 8 columns: a count rounded up to 8
-Eigen::Index paddedColumns(Eigen::Index columns) { return (columns + 7) / 8 * 8; }
+Eigen::Index paddedColumns(Eigen::Index columns) {
+  return (columns + 7) / 8 * 8;
+}
 
 // dense Cholesky (M_factor) or the tree factor: the tree one when M is branched enough that its
 // flops, sum over k of depth(k)^2 / 2, are under a quarter of the dense n^3 / 6 (its short runs
