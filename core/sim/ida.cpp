@@ -35,6 +35,7 @@
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
 #include "core/sim/sundials_stepper.hpp"
+#include "core/sim/vectorised_nvector.hpp"
 
 namespace tendril::detail {
 namespace {
@@ -60,6 +61,7 @@ class IdaStepper final : public SundialsStepper {
     release();
     residualBlocks(matrix_).mass = &system_.data();
     y_dot_ = N_VNew_Serial(2 * n_, context_);
+    useVectorisedOperations(y_dot_);
     auto y_dot = toEigen(y_dot_);
     y_dot.head(n_) = v0;
     y_dot.tail(n_) = system_.acceleration(t0, q0, v0);  // consistent: r(t0, y0, y0') = 0

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "core/sim/second_order_linear_solver.hpp"
+#include "core/sim/vectorised_nvector.hpp"
 
 namespace tendril::detail {
 
@@ -26,6 +27,7 @@ void SundialsStepper::resetCommon(const Eigen::VectorXd& q0, const Eigen::Vector
                                   SUNMatrix (*make_matrix)(int, SUNContext)) {
   releaseCommon();
   y_ = N_VNew_Serial(2 * n_, context_);
+  useVectorisedOperations(y_);  // and so the integrator's clones of y
   quadrature_ = N_VNew_Serial(1, context_);
   toEigen(y_).head(n_) = q0;
   toEigen(y_).tail(n_) = v0;
