@@ -442,13 +442,20 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
     S_cores.leftCols<6>().noalias() = G_t * L1.transpose();
     if (zanna) S_cores.rightCols<6>().noalias() = G_t * L2.transpose();
   }
-  // W_a^T = [Y_q | Y_v]^T (L_a G)^T, kept transposed: a strain component's column is contiguous
+  // W_a^T = [Y_q | Y_v]^T (L_a G)^T, kept transposed: a strain component's column is contiguous.
+  // Formed a column of Y at a time as the 12 x 6 (or 6 x 6) product S_cores^T y, which runs on
+  // whole packets, where the transposed product did not
   const Matrix6Xd& Y = data.subtree_terms[j];
   const int width = with_velocity ? 2 * nq : nq;
   auto W1 = data.rod_rows_scratch.topLeftCorner(width, 6);
   auto W2 = data.rod_rows_scratch.topRightCorner(width, 6);
-  W1.noalias() = Y.leftCols(width).transpose().lazyProduct(S_cores.leftCols<6>());
-  if (zanna) W2.noalias() = Y.leftCols(width).transpose().lazyProduct(S_cores.rightCols<6>());
+  if (zanna) {
+    const Eigen::Matrix<double, 12, 6> S_t = S_cores.transpose();
+    for (int c = 0; c < width; ++c) data.rod_rows_scratch.row(c) = (S_t * Y.col(c)).transpose();
+  } else {
+    const Matrix6d S_t = S_cores.leftCols<6>().transpose();
+    for (int c = 0; c < width; ++c) W1.row(c) = (S_t * Y.col(c)).transpose();
+  }
   // C29 cores
   const Matrix6d DTt = dexpTransposeJacobian(x, F_base);
   const Matrix6d L1D = L1 * DTt;
