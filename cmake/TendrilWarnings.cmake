@@ -5,9 +5,12 @@ endfunction()
 
 function(tendril_set_sanitizers target)
   if(TENDRIL_SANITIZE)
-    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer
-                                             -fno-sanitize-recover=undefined)
-    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    # PUBLIC: whatever links an instrumented static library is built the same way. It needs the
+    # runtimes, and Eigen must agree across the link: under AddressSanitizer it does not trust
+    # malloc's alignment and offsets its blocks, which a plain build would free() as they are
+    target_compile_options(${target} PUBLIC -fsanitize=address,undefined -fno-omit-frame-pointer
+                                            -fno-sanitize-recover=undefined)
+    target_link_options(${target} PUBLIC -fsanitize=address,undefined)
   endif()
 endfunction()
 
