@@ -57,8 +57,12 @@ double weightedRmsNorm(N_Vector x, N_Vector w) {
   return std::sqrt(weightedSquareSum(x, w) / static_cast<double>(NV_LENGTH_S(x)));
 }
 
-// z = sum_i c_i X_i; z may be X_0
+// z = sum_i c_i X_i. As in SUNDIALS, z may be X_0, and with two terms (a linear sum) X_1 too
 int linearCombination(int count, double* c, N_Vector* X, N_Vector z) {
+  if (count == 2) {
+    linearSum(c[0], X[0], c[1], X[1], z);
+    return 0;
+  }
   Array out = array(z);
   if (z == X[0]) {
     if (c[0] != 1.0) out *= c[0];

@@ -113,6 +113,9 @@ TEST_F(VectorisedNVectorTest, NormsMatchSundials) {
 }
 
 TEST_F(VectorisedNVectorTest, FusedCombinationsMatchSundials) {
+  // against SUNDIALS' own fused operations (off by default: the generic fallback, a scale and
+  // linear sums, does not allow z = X[1])
+  for (N_Vector v : reference_) ASSERT_EQ(N_VEnableFusedOps_Serial(v, SUNTRUE), 0);
   double c[3] = {1.5, -0.5, 2.0};
   N_Vector X_ours[3] = {ours_[0], ours_[1], ours_[2]};
   N_Vector X_reference[3] = {reference_[0], reference_[1], reference_[2]};
@@ -130,6 +133,10 @@ TEST_F(VectorisedNVectorTest, FusedCombinationsMatchSundials) {
   ASSERT_EQ(N_VLinearCombination(3, c, X_ours, ours_[0]), 0);
   ASSERT_EQ(N_VLinearCombination(3, c, X_reference, reference_[0]), 0);
   expectSame(0, 2.0 * scale);
+  // two terms are a linear sum, where z may also be X[1]
+  ASSERT_EQ(N_VLinearCombination(2, c, X_ours, ours_[1]), 0);
+  ASSERT_EQ(N_VLinearCombination(2, c, X_reference, reference_[1]), 0);
+  expectSame(1, 2.0 * (entries(reference_[0]).abs() + 0.5 * entries(reference_[1]).abs()));
   // Z_i = a_i x + Y_i
   double a[2] = {0.5, -3.0};
   N_Vector Y_ours[2] = {ours_[1], ours_[2]}, Y_reference[2] = {reference_[1], reference_[2]};
