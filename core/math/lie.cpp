@@ -268,12 +268,6 @@ Vector3d SE3::act(const Vector3d& x) const {
 // hat / vee
 // --------------------------------------------------------------------------------------------
 
-Matrix3d skew(const Vector3d& a) {
-  Matrix3d S;
-  S << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return S;
-}
-
 Eigen::Matrix4d hat(const Vector6d& V) {
   Eigen::Matrix4d X = Eigen::Matrix4d::Zero();
   X.topLeftCorner<3, 3>() = skew(V.head<3>());
@@ -378,86 +372,6 @@ Matrix6d coAdInv(const SE3& g) {
   A.bottomLeftCorner<3, 3>().setZero();
   A.bottomRightCorner<3, 3>() = Rt;
   return A;
-}
-
-Matrix6d ad(const Vector6d& V) {
-  const Matrix3d W = skew(V.head<3>());
-  Matrix6d A;
-  A.topLeftCorner<3, 3>() = W;
-  A.topRightCorner<3, 3>().setZero();
-  A.bottomLeftCorner<3, 3>() = skew(V.tail<3>());
-  A.bottomRightCorner<3, 3>() = W;
-  return A;
-}
-
-Matrix6d coad(const Vector6d& V) {
-  const Matrix3d W = skew(V.head<3>());
-  Matrix6d A;
-  A.topLeftCorner<3, 3>() = W;
-  A.topRightCorner<3, 3>() = skew(V.tail<3>());
-  A.bottomLeftCorner<3, 3>().setZero();
-  A.bottomRightCorner<3, 3>() = W;
-  return A;
-}
-
-Matrix6d coadBar(const Vector6d& F) {
-  const Matrix3d M = skew(F.head<3>());
-  const Matrix3d Fx = skew(F.tail<3>());
-  Matrix6d A;
-  A.topLeftCorner<3, 3>() = -M;
-  A.topRightCorner<3, 3>() = -Fx;
-  A.bottomLeftCorner<3, 3>() = -Fx;
-  A.bottomRightCorner<3, 3>().setZero();
-  return A;
-}
-
-Vector6d ad(const Vector6d& V, const Vector6d& W) {
-  const Vector3d w = V.head<3>();
-  Vector6d out;
-  out.head<3>() = w.cross(W.head<3>());
-  out.tail<3>() = V.tail<3>().cross(W.head<3>()) + w.cross(W.tail<3>());
-  return out;
-}
-
-Vector6d coad(const Vector6d& V, const Vector6d& F) {
-  const Vector3d w = V.head<3>();
-  Vector6d out;
-  out.head<3>() = w.cross(F.head<3>()) + V.tail<3>().cross(F.tail<3>());
-  out.tail<3>() = w.cross(F.tail<3>());
-  return out;
-}
-
-Vector6d applyAd(const SE3& g, const Vector6d& V) {
-  Vector6d out;
-  out.head<3>() = g.R * V.head<3>();
-  out.tail<3>() = g.R * V.tail<3>() + g.p.cross(out.head<3>());
-  return out;
-}
-
-Vector6d applyAdInv(const SE3& g, const Vector6d& V) {
-  // R^T w, R^T (v - p x w)
-  const Vector3d w = V.head<3>();
-  Vector6d out;
-  out.head<3>() = g.R.transpose() * w;
-  out.tail<3>() = g.R.transpose() * (V.tail<3>() - g.p.cross(w));
-  return out;
-}
-
-Vector6d applyCoAd(const SE3& g, const Vector6d& F) {
-  // R m + p x R f, R f
-  Vector6d out;
-  out.tail<3>() = g.R * F.tail<3>();
-  out.head<3>() = g.R * F.head<3>() + g.p.cross(out.tail<3>());
-  return out;
-}
-
-Vector6d applyCoAdInv(const SE3& g, const Vector6d& F) {
-  // R^T (m - p x f), R^T f
-  const Vector3d f = F.tail<3>();
-  Vector6d out;
-  out.head<3>() = g.R.transpose() * (F.head<3>() - g.p.cross(f));
-  out.tail<3>() = g.R.transpose() * f;
-  return out;
 }
 
 // --------------------------------------------------------------------------------------------

@@ -45,7 +45,11 @@ struct SE3 {
 /// \brief Skew-symmetric matrix a~ such that a~ b = a x b.
 /// \param[in] a vector (3)
 /// \return a~ (3 x 3)
-[[nodiscard]] Eigen::Matrix3d skew(const Eigen::Vector3d& a);
+[[nodiscard]] inline Eigen::Matrix3d skew(const Eigen::Vector3d& a) {
+  Eigen::Matrix3d S;
+  S << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return S;
+}
 
 /// \brief se(3) hat map: V = [w; v] -> [[w~, v], [0, 0]].
 /// \param[in] V twist (6)
@@ -105,46 +109,108 @@ struct SE3 {
 /// \brief ad_V = [[w~, 0], [v~, w~]] (Lie bracket: ad_V W = [V, W]).
 /// \param[in] V twist (6)
 /// \return ad_V (6 x 6)
-[[nodiscard]] Matrix6d ad(const Vector6d& V);
+[[nodiscard]] inline Matrix6d ad(const Vector6d& V) {
+  const Eigen::Matrix3d W = skew(V.head<3>());
+  Matrix6d A;
+  A.topLeftCorner<3, 3>() = W;
+  A.topRightCorner<3, 3>().setZero();
+  A.bottomLeftCorner<3, 3>() = skew(V.tail<3>());
+  A.bottomRightCorner<3, 3>() = W;
+  return A;
+}
 
 /// \brief ad*_V = -ad_V^T = [[w~, v~], [0, w~]].
 /// \param[in] V twist (6)
 /// \return ad*_V (6 x 6)
-[[nodiscard]] Matrix6d coad(const Vector6d& V);
+[[nodiscard]] inline Matrix6d coad(const Vector6d& V) {
+  const Eigen::Matrix3d W = skew(V.head<3>());
+  Matrix6d A;
+  A.topLeftCorner<3, 3>() = W;
+  A.topRightCorner<3, 3>() = skew(V.tail<3>());
+  A.bottomLeftCorner<3, 3>().setZero();
+  A.bottomRightCorner<3, 3>() = W;
+  return A;
+}
 
 /// \brief adbar*_F = -[[m~, f~], [f~, 0]], defined by ad*_V F = adbar*_F V (B3).
 /// \param[in] F wrench [m; f] (6)
 /// \return adbar*_F (6 x 6)
-[[nodiscard]] Matrix6d coadBar(const Vector6d& F);
+[[nodiscard]] inline Matrix6d coadBar(const Vector6d& F) {
+  const Eigen::Matrix3d M = skew(F.head<3>());
+  const Eigen::Matrix3d Fx = skew(F.tail<3>());
+  Matrix6d A;
+  A.topLeftCorner<3, 3>() = -M;
+  A.topRightCorner<3, 3>() = -Fx;
+  A.bottomLeftCorner<3, 3>() = -Fx;
+  A.bottomRightCorner<3, 3>().setZero();
+  return A;
+}
 
 /// \brief ad_V W = [w x a; v x a + w x b] for W = [a; b], without forming ad_V.
 /// \param[in] V twist (6)
 /// \param[in] W twist (6)
 /// \return ad_V W (6)
-[[nodiscard]] Vector6d ad(const Vector6d& V, const Vector6d& W);
+[[nodiscard]] inline Vector6d ad(const Vector6d& V, const Vector6d& W) {
+  const Eigen::Vector3d w = V.head<3>();
+  Vector6d out;
+  out.head<3>() = w.cross(W.head<3>());
+  out.tail<3>() = V.tail<3>().cross(W.head<3>()) + w.cross(W.tail<3>());
+  return out;
+}
 
 /// \brief ad*_V F = [w x m + v x f; w x f] for F = [m; f], without forming ad*_V.
 /// Also equals adbar*_F V.
 /// \param[in] V twist (6)
 /// \param[in] F wrench (6)
 /// \return ad*_V F (6)
-[[nodiscard]] Vector6d coad(const Vector6d& V, const Vector6d& F);
+[[nodiscard]] inline Vector6d coad(const Vector6d& V, const Vector6d& F) {
+  const Eigen::Vector3d w = V.head<3>();
+  Vector6d out;
+  out.head<3>() = w.cross(F.head<3>()) + V.tail<3>().cross(F.tail<3>());
+  out.tail<3>() = w.cross(F.tail<3>());
+  return out;
+}
 
 /// \brief Ad_g V without forming Ad_g.
 /// \return Ad_g V (6)
-[[nodiscard]] Vector6d applyAd(const SE3& g, const Vector6d& V);
+[[nodiscard]] inline Vector6d applyAd(const SE3& g, const Vector6d& V) {
+  Vector6d out;
+  out.head<3>() = g.R * V.head<3>();
+  out.tail<3>() = g.R * V.tail<3>() + g.p.cross(out.head<3>());
+  return out;
+}
 
 /// \brief Ad_g^{-1} V without forming Ad_g^{-1}.
 /// \return Ad_g^{-1} V (6)
-[[nodiscard]] Vector6d applyAdInv(const SE3& g, const Vector6d& V);
+[[nodiscard]] inline Vector6d applyAdInv(const SE3& g, const Vector6d& V) {
+  // R^T w, R^T (v - p x w)
+  const Eigen::Vector3d w = V.head<3>();
+  Vector6d out;
+  out.head<3>() = g.R.transpose() * w;
+  out.tail<3>() = g.R.transpose() * (V.tail<3>() - g.p.cross(w));
+  return out;
+}
 
 /// \brief Ad*_g F (child wrench to parent frame) without forming Ad*_g.
 /// \return Ad*_g F (6)
-[[nodiscard]] Vector6d applyCoAd(const SE3& g, const Vector6d& F);
+[[nodiscard]] inline Vector6d applyCoAd(const SE3& g, const Vector6d& F) {
+  // R m + p x R f, R f
+  Vector6d out;
+  out.tail<3>() = g.R * F.tail<3>();
+  out.head<3>() = g.R * F.head<3>() + g.p.cross(out.tail<3>());
+  return out;
+}
 
 /// \brief Ad_g^T F (parent wrench to child frame) without forming Ad_g^T.
 /// \return Ad_g^T F (6)
-[[nodiscard]] Vector6d applyCoAdInv(const SE3& g, const Vector6d& F);
+[[nodiscard]] inline Vector6d applyCoAdInv(const SE3& g, const Vector6d& F) {
+  // R^T (m - p x f), R^T f
+  const Eigen::Vector3d f = F.tail<3>();
+  Vector6d out;
+  out.head<3>() = g.R.transpose() * (F.head<3>() - g.p.cross(f));
+  out.tail<3>() = g.R.transpose() * f;
+  return out;
+}
 
 // --------------------------------------------------------------------------------------------
 // tangent operator T(Omega) = sum_k ad_Omega^k / (k+1)!

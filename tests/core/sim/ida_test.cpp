@@ -137,7 +137,10 @@ TEST(IdaTest, AgreesWithBdfWithinTheTolerance) {
 }
 
 // the Jacobian steers the Newton iterations only: either one gives the same trajectory, and, both
-// being the derivatives of the same residual, the same work
+// being the derivatives of the same residual, the same work, up to the integrator's sensitivity to
+// rounding: its discrete choices (order, step, Jacobian reuse) move the counts of a run by up to
+// ~10 % when only the last digits change (the underwater robot's 10 s bdf run took 640-784 steps
+// across builds of the same equations), so the counts may differ by twice that
 TEST(IdaTest, AnalyticAndFiniteDifferenceJacobiansGiveTheSameRun) {
   for (const char* stem : {"paper_cable_manipulator", "hybrid_serial_robot",
                            "paper_hybrid_serial_robot", "underwater_robot"}) {
@@ -149,9 +152,9 @@ TEST(IdaTest, AnalyticAndFiniteDifferenceJacobiansGiveTheSameRun) {
     ASSERT_TRUE(analytic.completed && fd.completed) << analytic.message << " / " << fd.message;
     EXPECT_LT(maxTipDistance(model, analytic.samples, fd.samples), 1e-8);
     const SimulationStatistics &a = analytic.statistics, &f = fd.statistics;
-    EXPECT_NEAR(static_cast<double>(f.steps), static_cast<double>(a.steps), 0.1 * a.steps);
+    EXPECT_NEAR(static_cast<double>(f.steps), static_cast<double>(a.steps), 0.2 * a.steps);
     EXPECT_NEAR(static_cast<double>(f.rhs_evaluations), static_cast<double>(a.rhs_evaluations),
-                0.1 * a.rhs_evaluations);
+                0.2 * a.rhs_evaluations);
     EXPECT_NEAR(static_cast<double>(f.jacobian_evaluations),
                 static_cast<double>(a.jacobian_evaluations), 0.2 * a.jacobian_evaluations + 2);
   }
