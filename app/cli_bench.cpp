@@ -41,9 +41,8 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-// median time per call over 5 batches
-double secondsPerCall(const std::function<void()>& call, double min_batch_seconds) {
-  const long calls = callsPerBatch(call, min_batch_seconds);
+// median time per call over 5 batches of `calls` calls
+double secondsPerCall(const std::function<void()>& call, long calls) {
   std::vector<double> batches;
   for (int b = 0; b < 5; ++b) batches.push_back(secondsOf(call, calls) / calls);
   return median(batches);
@@ -57,10 +56,8 @@ struct PairedRatio {
   int rounds = 0;
 };
 
-PairedRatio pairedRatio(const std::function<void()>& slow, const std::function<void()>& fast,
-                        double min_batch_seconds, int rounds) {
-  const long slow_calls = callsPerBatch(slow, min_batch_seconds);
-  const long fast_calls = callsPerBatch(fast, min_batch_seconds);
+PairedRatio pairedRatio(const std::function<void()>& slow, long slow_calls,
+                        const std::function<void()>& fast, long fast_calls, int rounds) {
   std::vector<double> ratios;
   for (int r = 0; r < rounds; ++r) {
     const double fast_seconds = secondsOf(fast, fast_calls) / fast_calls;
@@ -161,9 +158,11 @@ int runBench(const Args& args) {
   }
   std::cout << "model: " << robot->name << " (" << model.nq << " dof, " << model.n_vjoints()
             << " virtual joints)\n";
+  std::map<std::string, long> calls;  // per batch, measured once per case
   std::map<std::string, double> seconds;
   for (const auto& [name, call] : cases) {
-    seconds[name] = secondsPerCall(call, min_time);
+    calls[name] = callsPerBatch(call, min_time);
+    seconds[name] = secondsPerCall(call, calls[name]);
     std::cout << "  " << std::left << std::setw(38) << name << std::right << std::setw(12)
               << std::fixed << std::setprecision(2) << seconds[name] * 1e6 << " us\n";
   }
@@ -172,7 +171,7 @@ int runBench(const Args& args) {
         ->second;
   };
   const auto ratio = [&](const std::string& label, const std::string& a, const std::string& b) {
-    const PairedRatio r = pairedRatio(call_of(a), call_of(b), min_time, rounds);
+    const PairedRatio r = pairedRatio(call_of(a), calls.at(a), call_of(b), calls.at(b), rounds);
     std::cout << "  " << std::left << std::setw(38) << label << std::right << std::setw(12)
               << std::fixed << std::setprecision(1) << r.median << " x  (" << r.rounds
               << " rounds: " << r.low << "-" << r.high << ")\n";
