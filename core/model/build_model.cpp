@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <numeric>
 
 #include "core/io/json_io.hpp"
 #include "core/math/quadrature.hpp"
@@ -37,6 +38,22 @@ void addCoordinateBlock(std::vector<CoordinateBlock>& blocks, int idx, int n) {
 }
 
 namespace {
+
+// Sorted by joint, keeping the order of equal joints. Through an index permutation: the temporary
+// buffer of std::stable_sort in GCC 12's libstdc++ comes from a plain operator new that ignores
+// over-alignment, and FluidFrame holds a Matrix6d, 32-byte aligned in an AVX build, which the
+// vector code stores aligned (a crash, seen in the native build on an AVX-512 machine)
+template <typename Item>
+void stableSortByJoint(std::vector<Item>& items) {
+  std::vector<std::size_t> order(items.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return items[a].joint < items[b].joint; });
+  std::vector<Item> sorted;
+  sorted.reserve(items.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(items[i]));
+  items = std::move(sorted);
+}
 
 // the strain component of each column of a division's basis (its block in Phi)
 std::vector<int> basisRows(const StrainBasisDesc& basis, int ndof) {
@@ -513,10 +530,8 @@ class ModelBuilder {
       }
     }
     // sorted by joint: the load pass walks the joints once
-    std::stable_sort(out.contact_spheres.begin(), out.contact_spheres.end(),
-                     [](const auto& a, const auto& b) { return a.joint < b.joint; });
-    std::stable_sort(out.fluid_frames.begin(), out.fluid_frames.end(),
-                     [](const auto& a, const auto& b) { return a.joint < b.joint; });
+    stableSortByJoint(out.contact_spheres);
+    stableSortByJoint(out.fluid_frames);
     for (const VirtualJoint& joint : model_.joints)
       model_.has_added_mass = model_.has_added_mass || joint.has_added_mass;
   }
