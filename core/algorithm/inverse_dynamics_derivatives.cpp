@@ -27,7 +27,7 @@ double zannaCoefficient(const VirtualJoint& joint) {
 void zannaRate(const VirtualJoint& joint, const Vector6d& w1, const Vector6d& w2,
                Eigen::Ref<Matrix6Xd> W) {
   const double c = zannaCoefficient(joint);
-  const Matrix6d A1 = c * ad(w1), A2 = c * ad(w2);
+  const Matrix6d A1 = ad(c * w1), A2 = ad(c * w2);  // ad is linear: scale 6 entries, not 36
   for (int k = 0; k < joint.nq; ++k) {
     const int r = joint.basis_rows[k];
     W.col(k).noalias() = joint.Phi_z2(r, k) * A1.col(r) - joint.Phi_z1(r, k) * A2.col(r);

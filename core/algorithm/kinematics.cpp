@@ -18,7 +18,7 @@ void checkSize(Eigen::Index actual, int expected, const char* name) {
 // h/2 (phi_1k + phi_2k) e_r + c (phi_2k ad_{xi_z1} - phi_1k ad_{xi_z2}) e_r, r = basis_rows[k]
 void zannaSubspace(const VirtualJoint& joint, Data& data, int j) {
   const double c = zannaCommutatorFactor(joint.h), half_h = 0.5 * joint.h;
-  const Matrix6d A1 = c * ad(data.xi_z1[j]), A2 = c * ad(data.xi_z2[j]);
+  const Matrix6d A1 = ad(c * data.xi_z1[j]), A2 = ad(c * data.xi_z2[j]);
   Matrix6Xd& Z = data.Z[j];
   for (int k = 0; k < joint.nq; ++k) {
     const int r = joint.basis_rows[k];

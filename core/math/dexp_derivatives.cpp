@@ -30,9 +30,10 @@ Matrix6d withRadialColumns(const LowerBlock& L, const Vector6d& u, const Vector6
 // out += [[A^T m~ + B^T f~, A^T f~], [A^T f~, 0]]
 void subtractTransposeTimesCoadBar(const LowerBlock& P, const Vector6d& z, Matrix6d& out) {
   const Matrix3d m = skew(z.head<3>()), f = skew(z.tail<3>());
-  const Matrix3d Atf = P.a.transpose() * f;
-  out.topLeftCorner<3, 3>().noalias() += P.a.transpose() * m;
-  out.topLeftCorner<3, 3>().noalias() += P.b.transpose() * f;
+  const auto A = P.a.topRows<3>(), B = P.b.topRows<3>();
+  const Matrix3d Atf = A.transpose() * f;
+  out.topLeftCorner<3, 3>().noalias() += A.transpose() * m;
+  out.topLeftCorner<3, 3>().noalias() += B.transpose() * f;
   out.topRightCorner<3, 3>() += Atf;
   out.bottomLeftCorner<3, 3>() += Atf;
 }

@@ -215,8 +215,8 @@ void assemble(const double (&c)[4], const std::array<LowerBlock, 4>& P, bool add
   }
   Matrix3d b = Matrix3d::Zero();
   for (int r = 0; r < 4; ++r) {
-    a += c[r] * P[r].a;
-    b += c[r] * P[r].b;
+    a += c[r] * P[r].a.topRows<3>();
+    b += c[r] * P[r].b.topRows<3>();
   }
   out.topLeftCorner<3, 3>() = a;
   out.topRightCorner<3, 3>().setZero();
@@ -430,8 +430,7 @@ void dexpAndDot(const Vector6d& Omega, const Vector6d& Omega_dot, Matrix6d& T, M
   const double w_dot_wdot = Omega.head<3>().dot(Omega_dot.head<3>());
   std::array<LowerBlock, 4> terms;
   for (int r = 0; r < 4; ++r) {
-    terms[r] = {k.df_over_theta[r] * w_dot_wdot * P[r].a + k.f[r] * D[r].a,
-                k.df_over_theta[r] * w_dot_wdot * P[r].b + k.f[r] * D[r].b};
+    terms[r] = (k.df_over_theta[r] * w_dot_wdot) * P[r] + k.f[r] * D[r];
   }
   constexpr double kOnes[4] = {1.0, 1.0, 1.0, 1.0};
   assemble(kOnes, terms, false, T_dot);

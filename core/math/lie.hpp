@@ -106,16 +106,25 @@ struct SE3 {
 /// \return Ad_g^T (6 x 6)
 [[nodiscard]] Matrix6d coAdInv(const SE3& g);
 
+/// \brief Writes skew([x; y; z]) into the 3 x 3 block of A at (row, col); its zero diagonal is
+/// left as it is (the callers start from a zero matrix).
+inline void putSkew(Matrix6d& A, int row, int col, double x, double y, double z) {
+  A(row + 1, col) = z;
+  A(row + 2, col) = -y;
+  A(row, col + 1) = -z;
+  A(row + 2, col + 1) = x;
+  A(row, col + 2) = y;
+  A(row + 1, col + 2) = -x;
+}
+
 /// \brief ad_V = [[w~, 0], [v~, w~]] (Lie bracket: ad_V W = [V, W]).
 /// \param[in] V twist (6)
 /// \return ad_V (6 x 6)
 [[nodiscard]] inline Matrix6d ad(const Vector6d& V) {
-  const Eigen::Matrix3d W = skew(V.head<3>());
-  Matrix6d A;
-  A.topLeftCorner<3, 3>() = W;
-  A.topRightCorner<3, 3>().setZero();
-  A.bottomLeftCorner<3, 3>() = skew(V.tail<3>());
-  A.bottomRightCorner<3, 3>() = W;
+  Matrix6d A = Matrix6d::Zero();  // whole-packet stores, then the 18 entries (no 3 x 3 temporaries)
+  putSkew(A, 0, 0, V(0), V(1), V(2));
+  putSkew(A, 3, 3, V(0), V(1), V(2));
+  putSkew(A, 3, 0, V(3), V(4), V(5));
   return A;
 }
 
@@ -123,12 +132,10 @@ struct SE3 {
 /// \param[in] V twist (6)
 /// \return ad*_V (6 x 6)
 [[nodiscard]] inline Matrix6d coad(const Vector6d& V) {
-  const Eigen::Matrix3d W = skew(V.head<3>());
-  Matrix6d A;
-  A.topLeftCorner<3, 3>() = W;
-  A.topRightCorner<3, 3>() = skew(V.tail<3>());
-  A.bottomLeftCorner<3, 3>().setZero();
-  A.bottomRightCorner<3, 3>() = W;
+  Matrix6d A = Matrix6d::Zero();
+  putSkew(A, 0, 0, V(0), V(1), V(2));
+  putSkew(A, 3, 3, V(0), V(1), V(2));
+  putSkew(A, 0, 3, V(3), V(4), V(5));
   return A;
 }
 
@@ -136,13 +143,10 @@ struct SE3 {
 /// \param[in] F wrench [m; f] (6)
 /// \return adbar*_F (6 x 6)
 [[nodiscard]] inline Matrix6d coadBar(const Vector6d& F) {
-  const Eigen::Matrix3d M = skew(F.head<3>());
-  const Eigen::Matrix3d Fx = skew(F.tail<3>());
-  Matrix6d A;
-  A.topLeftCorner<3, 3>() = -M;
-  A.topRightCorner<3, 3>() = -Fx;
-  A.bottomLeftCorner<3, 3>() = -Fx;
-  A.bottomRightCorner<3, 3>().setZero();
+  Matrix6d A = Matrix6d::Zero();
+  putSkew(A, 0, 0, -F(0), -F(1), -F(2));
+  putSkew(A, 0, 3, -F(3), -F(4), -F(5));
+  putSkew(A, 3, 0, -F(3), -F(4), -F(5));
   return A;
 }
 
