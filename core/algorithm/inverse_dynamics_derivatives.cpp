@@ -218,7 +218,9 @@ void jointColumns(const VirtualJoint& joint, Data& data, int j,
 // Phi_1), and every column block above is a 6 x 6 matrix times Z or W. So the blocks are formed as
 // 6 x 6 cores (one per collocation point), taken to world, and expanded into the nq columns once,
 // each column being phi_1k core_1.col(r_k) + phi_2k core_2.col(r_k): fixed-size products instead of
-// 6 x nq ones.
+// 6 x nq ones. Only the columns r of the strain components the basis uses are ever read (three of
+// six for a Kirchhoff rod), so the cores are formed on those alone: with n_c components, a core is
+// 6 x n_c and column s of core a stands for column strain_components[s] of the full one.
 
 // below about a dozen modes the dense 6 x nq products of localTerms and jointColumns are cheaper
 // (fin-ray, 4 modes: 3.50M instead of 2.97M instructions per call)
@@ -227,27 +229,67 @@ bool usesRodCores(const VirtualJoint& joint) {
   return joint.kind == VirtualJointKind::RodInterval && joint.nq >= kRodCoreMinModes;
 }
 
-template <int Points>
-using RodCores = Eigen::Matrix<double, 6, 6 * Points>;
+// [core_1 | core_2] on the used strain components: 6 x (Points x Components). Components is 6 (a
+// Cosserat rod) or 3 (a Kirchhoff rod, a planar one) at compile time, other counts dynamic: fixed
+// sizes keep the products unrolled (dynamic columns alone cost the full rods 12 % of dID)
+constexpr int coreColumns(int points, int components) {
+  return components == Eigen::Dynamic ? Eigen::Dynamic : points * components;
+}
+constexpr int coreMaxColumns(int points, int components) {
+  return components == Eigen::Dynamic ? 6 * points : points * components;
+}
+template <int Points, int Components>
+using RodCores = Eigen::Matrix<double, 6, coreColumns(Points, Components), 0, 6,
+                               coreMaxColumns(Points, Components)>;
+
+int componentCount(const VirtualJoint& joint) {
+  return static_cast<int>(joint.strain_components.size());
+}
+
+// f.template operator()<Points, Components>() for the shape of joint's rod cores
+template <typename Function>
+void withCoreShape(const VirtualJoint& joint, Function&& f) {
+  const int n_c = componentCount(joint);
+  if (isZanna(joint)) {
+    if (n_c == 6) return f.template operator()<2, 6>();
+    if (n_c == 3) return f.template operator()<2, 3>();
+    return f.template operator()<2, Eigen::Dynamic>();
+  }
+  if (n_c == 6) return f.template operator()<1, 6>();
+  if (n_c == 3) return f.template operator()<1, 3>();
+  return f.template operator()<1, Eigen::Dynamic>();
+}
 
 // [Zc_1 | Zc_2] for a Zanna interval, at the strains of the last position stage (or at w1, w2 for
-// W(w) = [-c ad_{w2} | c ad_{w1}] without the h/2 terms)
-RodCores<2> zannaCores(double half_h, double c, const Vector6d& xi_1, const Vector6d& xi_2) {
-  RodCores<2> cores;
-  cores.leftCols<6>() = -c * ad(xi_2);
-  cores.rightCols<6>() = c * ad(xi_1);
-  cores.leftCols<6>().diagonal().array() += half_h;
-  cores.rightCols<6>().diagonal().array() += half_h;
+// W(w) = [-c ad_{w2} | c ad_{w1}] without the h/2 terms), on the used components
+template <int Components>
+RodCores<2, Components> zannaCores(const VirtualJoint& joint, double half_h, double c,
+                                   const Vector6d& xi_1, const Vector6d& xi_2) {
+  const int n_c = componentCount(joint);
+  const Matrix6d A1 = ad(c * xi_1), A2 = ad(c * xi_2);
+  RodCores<2, Components> cores(6, 2 * n_c);
+  for (int s = 0; s < n_c; ++s) {
+    const int r = joint.strain_components[s];
+    cores.col(s) = -A2.col(r);
+    cores.col(n_c + s) = A1.col(r);
+    cores(r, s) += half_h;
+    cores(r, n_c + s) += half_h;
+  }
   return cores;
 }
 
-// [Zc_1 | Zc_2] of a rod interval at its current strains (2nd-order Magnus: Zc_1 = h)
-template <int Points>
-RodCores<Points> subspaceCores(const VirtualJoint& joint, const Data& data, int j) {
+// [Zc_1 | Zc_2] of a rod interval at its current strains (2nd-order Magnus: Zc_1 = h), on the used
+// components
+template <int Points, int Components>
+RodCores<Points, Components> subspaceCores(const VirtualJoint& joint, const Data& data, int j) {
   if constexpr (Points == 2) {
-    return zannaCores(0.5 * joint.h, zannaCoefficient(joint), data.xi_z1[j], data.xi_z2[j]);
+    return zannaCores<Components>(joint, 0.5 * joint.h, zannaCoefficient(joint), data.xi_z1[j],
+                                  data.xi_z2[j]);
   } else {
-    return joint.h * Matrix6d::Identity();
+    const int n_c = componentCount(joint);
+    RodCores<Points, Components> cores = RodCores<Points, Components>::Zero(6, n_c);
+    for (int s = 0; s < n_c; ++s) cores(joint.strain_components[s], s) = joint.h;
+    return cores;
   }
 }
 
@@ -261,19 +303,21 @@ RodCores<Points> subspaceCores(const VirtualJoint& joint, const Data& data, int 
 // factors are formed and taken to world first, then multiplied by the cores of Z and W.
 enum RodRows { kRowsS = 0, kRowsPsiDot = 1, kRowsPsiDdotV = 2, kRowsPsiDdot = 3 };
 
-template <int Points>
-using RodColumnCores = Eigen::Matrix<double, 24, 6 * Points>;
+template <int Points, int Components>
+using RodColumnCores = Eigen::Matrix<double, 24, coreColumns(Points, Components), 0, 24,
+                                     coreMaxColumns(Points, Components)>;
 
 // rows 6 b .. 6 b + 5 hold block b (RodRows) as the world cores of the rod interval
-template <int Points>
+template <int Points, int Components>
 void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
                     const Eigen::Ref<const Eigen::VectorXd>& v_j,
                     const Eigen::Ref<const Eigen::VectorXd>& a_j, bool at_rest,
-                    RodColumnCores<Points>& cores) {
+                    RodColumnCores<Points, Components>& cores) {
+  using Cores = RodCores<Points, Components>;
   TangentExpansion& x = data.tangent[j];
   expandTangent(data.Omega[j], x);
   const Matrix6d& T = x.T;
-  const RodCores<Points> Zc = subspaceCores<Points>(joint, data, j);
+  const Cores Zc = subspaceCores<Points, Components>(joint, data, j);
   const double c = Points == 2 ? zannaCoefficient(joint) : 0.0;
   const Vector6d eta_plus = applyAd(data.g_local[j], data.eta[j]);
   const Vector6d acc_plus = applyAd(data.g_local[j], data.eta_dot[j]);
@@ -281,7 +325,7 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
   // left factors [T; L1; L2; L3], then Ad_base on each: [R w; p x (R w) + R v] column by column
   Eigen::Matrix<double, 24, 6> left;
   left.topRows<6>() = T;
-  RodCores<Points> W_v, W_a;
+  Cores W_v, W_a;
   if (at_rest) {
     left.middleRows<12>(6).setZero();
     left.bottomRows<6>().noalias() = ad(acc_plus) * T;
@@ -289,16 +333,24 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
     Vector6d w_v[Points], w_a[Points];  // Phi_a v, Phi_a a
     w_v[0] = basisTimes(joint, joint.Phi_z1, v_j);
     w_a[0] = basisTimes(joint, joint.Phi_z1, a_j);
-    Vector6d Omega_dot = Zc.template leftCols<6>() * w_v[0];
-    Vector6d drive = Zc.template leftCols<6>() * w_a[0];  // becomes Z a + Z-dot v
     if constexpr (Points == 2) {
       w_v[1] = basisTimes(joint, joint.Phi_z2, v_j);
       w_a[1] = basisTimes(joint, joint.Phi_z2, a_j);
-      Omega_dot.noalias() += Zc.template rightCols<6>() * w_v[1];
-      drive.noalias() += Zc.template rightCols<6>() * w_a[1];
+    }
+    // Omega' = Z v = sum_a Zc_a Phi_a v, and Phi_a v lies in the used components
+    const int n_c = componentCount(joint);
+    Vector6d Omega_dot = Vector6d::Zero(), drive = Vector6d::Zero();  // drive: Z a + Z-dot v
+    for (int a = 0; a < Points; ++a) {
+      for (int s = 0; s < n_c; ++s) {
+        const int r = joint.strain_components[s];
+        Omega_dot.noalias() += w_v[a](r) * Zc.col(a * n_c + s);
+        drive.noalias() += w_a[a](r) * Zc.col(a * n_c + s);
+      }
+    }
+    if constexpr (Points == 2) {
       drive += 2.0 * c * ad(w_v[0], w_v[1]);
-      W_v = zannaCores(0.0, c, w_v[0], w_v[1]);
-      W_a = zannaCores(0.0, c, w_a[0], w_a[1]);
+      W_v = zannaCores<Components>(joint, 0.0, c, w_v[0], w_v[1]);
+      W_a = zannaCores<Components>(joint, 0.0, c, w_a[0], w_a[1]);
     }
     const Matrix6d DT_v = dexpJacobian(x, Omega_dot);
     const Vector6d eta_base = eta_plus - T * Omega_dot;  // S v = T Omega'
@@ -325,48 +377,49 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
   if constexpr (Points == 2) {
     if (at_rest) return;
     const auto T_world = left.topRows<6>();
-    RodCores<Points> T_W;
-    T_W.noalias() = T_world * W_v;
+    Cores T_W;
+    T_W.noalias() = T_world.lazyProduct(W_v);
     cores.template middleRows<6>(6 * kRowsPsiDot) += T_W;
     cores.template middleRows<6>(6 * kRowsPsiDdotV) += 2.0 * T_W;
     cores.template middleRows<6>(6 * kRowsPsiDdot).noalias() +=
-        left.middleRows<6>(6 * kRowsPsiDdotV) * W_v;
-    cores.template middleRows<6>(6 * kRowsPsiDdot).noalias() += T_world * W_a;
+        left.middleRows<6>(6 * kRowsPsiDdotV).lazyProduct(W_v);
+    cores.template middleRows<6>(6 * kRowsPsiDdot).noalias() += T_world.lazyProduct(W_a);
   }
 }
 
 // the columns of a rod interval from its world cores, plus those of the earlier intervals of its
 // division; its own S in world too
-template <int Points>
+template <int Points, int Components>
 void expandRodColumns(const VirtualJoint& joint, Data& data, int j,
-                      const RodColumnCores<Points>& cores) {
+                      const RodColumnCores<Points, Components>& cores) {
   constexpr RodRows kRowsOfBlock[4] = {kRowsPsiDot, kRowsS, kRowsPsiDdot, kRowsPsiDdotV};
   const int nq = joint.nq;
   Matrix6Xd& columns = data.columns[j];
   const int previous = data.group_previous[j];
+  const int n_c = componentCount(joint);
   for (int k = 0; k < nq; ++k) {
-    const int r = joint.basis_rows[k];
+    const int r = joint.basis_rows[k], s = joint.component_slot[k];
     const double p1 = joint.Phi_z1(r, k);
     const double p2 = Points == 2 ? joint.Phi_z2(r, k) : 0.0;
     for (int b = 0; b < 4; ++b) {
       const int row = 6 * kRowsOfBlock[b];
-      Vector6d own = p1 * cores.template block<6, 1>(row, r);
-      if constexpr (Points == 2) own.noalias() += p2 * cores.template block<6, 1>(row, 6 + r);
+      Vector6d own = p1 * cores.template block<6, 1>(row, s);
+      if constexpr (Points == 2) own.noalias() += p2 * cores.template block<6, 1>(row, n_c + s);
       if (b == kS) data.S_world[j].col(k) = own;
       if (previous >= 0) own += data.columns[previous].col(b * nq + k);
       columns.col(b * nq + k) = own;
     }
   }
-  data.rod_S_cores[j].leftCols<6 * Points>() = cores.template topRows<6>();
+  data.rod_S_cores[j].leftCols(Points * n_c) = cores.template topRows<6>();
 }
 
-template <int Points>
+template <int Points, int Components>
 void rodColumns(const VirtualJoint& joint, Data& data, int j,
                 const Eigen::Ref<const Eigen::VectorXd>& v_j,
                 const Eigen::Ref<const Eigen::VectorXd>& a_j, bool at_rest) {
-  RodColumnCores<Points> cores;
-  rodColumnCores<Points>(joint, data, j, v_j, a_j, at_rest, cores);
-  expandRodColumns<Points>(joint, data, j, cores);
+  RodColumnCores<Points, Components> cores;
+  rodColumnCores<Points, Components>(joint, data, j, v_j, a_j, at_rest, cores);
+  expandRodColumns<Points, Components>(joint, data, j, cores);
 }
 
 void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& v,
@@ -378,11 +431,9 @@ void forwardPass(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
     const auto v_j = v.segment(joint.idx_q, joint.nq);
     if (usesRodCores(joint)) {
       const auto a_j = a.segment(joint.idx_q, joint.nq);
-      if (isZanna(joint)) {
-        rodColumns<2>(joint, data, j, v_j, a_j, at_rest);
-      } else {
-        rodColumns<1>(joint, data, j, v_j, a_j, at_rest);
-      }
+      withCoreShape(joint, [&]<int Points, int Components>() {
+        rodColumns<Points, Components>(joint, data, j, v_j, a_j, at_rest);
+      });
       continue;
     }
     if (at_rest) {
@@ -417,77 +468,80 @@ bool addLoadSensitivities(const Model& model, Data& data, double t) {
 // column of Phi_z1, Phi_z2 has one entry (the mode's strain component, joint.basis_rows), and
 //   Z^T X = Phi_z1^T L1 X + Phi_z2^T L2 X,  L_a = Zc_a^T (subspaceCores)
 // (C4; 2nd-order Magnus: L1 = h, no Phi_z2), S_world^T = Z^T T^T Ad_base^T, and C29 =
-// Z^T DTt(F) Z + c (Phi_z1^T B Phi_z2 - Phi_z2^T B Phi_z1) = sum_ab Phi_a^T C_ab Phi_b with 6 x 6
-// cores C_ab = L_a DTt L_b^T (+- c B). What was four dense nq x 6 x nq products is now two 6 x 6 x
-// 2nq products and O(nq^2) scalar work.
+// Z^T DTt(F) Z + c (Phi_z1^T B Phi_z2 - Phi_z2^T B Phi_z1) = sum_ab Phi_a^T C_ab Phi_b with cores
+// C_ab = L_a DTt L_b^T (+- c B), n_c x n_c on the used components. What was four dense nq x 6 x nq
+// products is now two 6 x 2 n_c x 2nq products and O(nq^2) scalar work.
+template <int Points, int Components>
 void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d& F_base,
                     bool with_velocity) {
+  using Cores = RodCores<Points, Components>;
+  constexpr int kColumns = coreColumns(Points, Components);
+  constexpr int kMaxColumns = coreMaxColumns(Points, Components);
   const int nq = joint.nq;
-  const bool zanna = isZanna(joint);
-  const double c = zanna ? zannaCoefficient(joint) : 0.0;
+  constexpr bool zanna = Points == 2;
+  const int n_c = componentCount(joint), cols = Points * n_c;
   const TangentExpansion& x = data.tangent[j];
-  // L_a = Zc_a^T (2nd-order Magnus: L_1 = h, no L_2)
-  Matrix6d L1, L2 = Matrix6d::Zero();
-  if (zanna) {
-    const RodCores<2> Zc = subspaceCores<2>(joint, data, j);
-    L1 = Zc.leftCols<6>().transpose();
-    L2 = Zc.rightCols<6>().transpose();
-  } else {
-    L1 = subspaceCores<1>(joint, data, j);
-  }
+  // Zc = [Zc_1 | Zc_2] = [L_1^T | L_2^T] on the used components (2nd-order Magnus: Zc_1 only)
+  const Cores Zc = subspaceCores<Points, Components>(joint, data, j);
   // L_a G [Y_q | Y_v] with G = T^T Ad_base^T: L_a G is the transposed world core a of S
-  Eigen::Matrix<double, 6, 12>& S_cores = data.rod_S_cores[j];
+  auto S_cores = data.rod_S_cores[j].leftCols(cols);
   if (!usesRodCores(joint)) {
     const Matrix6d G_t = Ad(data.g_base[j]) * x.T;
-    S_cores.leftCols<6>().noalias() = G_t * L1.transpose();
-    if (zanna) S_cores.rightCols<6>().noalias() = G_t * L2.transpose();
+    S_cores.noalias() = G_t.lazyProduct(Zc);
   }
-  // W_a^T = [Y_q | Y_v]^T (L_a G)^T, kept transposed: a strain component's column is contiguous.
-  // Formed a column of Y at a time as the 12 x 6 (or 6 x 6) product S_cores^T y, which runs on
-  // whole packets, where the transposed product did not
+  // W = [W_1 | W_2] = [Y_q | Y_v]^T (L_a G)^T, kept transposed: a strain component's column is
+  // contiguous. Formed a column of Y at a time as the product S_cores^T y, which runs on whole
+  // packets, where the transposed product did not
   const Matrix6Xd& Y = data.subtree_terms[j];
   const int width = with_velocity ? 2 * nq : nq;
-  auto W1 = data.rod_rows_scratch.topLeftCorner(width, 6);
-  auto W2 = data.rod_rows_scratch.topRightCorner(width, 6);
-  if (zanna) {
-    const Eigen::Matrix<double, 12, 6> S_t = S_cores.transpose();
-    for (int c = 0; c < width; ++c) data.rod_rows_scratch.row(c) = (S_t * Y.col(c)).transpose();
-  } else {
-    const Matrix6d S_t = S_cores.leftCols<6>().transpose();
-    for (int c = 0; c < width; ++c) W1.row(c) = (S_t * Y.col(c)).transpose();
+  auto W = data.rod_rows_scratch.topLeftCorner(width, cols);
+  const Eigen::Matrix<double, kColumns, 6, 0, kMaxColumns, 6> S_t = S_cores.transpose();
+  for (int c = 0; c < width; ++c) W.row(c).noalias() = (S_t * Y.col(c)).transpose();
+  // C29 cores: C = Zc^T DTt Zc holds every C_ab = L_a DTt L_b^T (block a, b), and the Zanna term
+  // c (Phi_z1^T B Phi_z2 - Phi_z2^T B Phi_z1) adds B to C_12 and -B to C_21
+  const Cores DTt_Zc = dexpTransposeJacobian(x, F_base).lazyProduct(Zc);
+  Eigen::Matrix<double, kColumns, kColumns, 0, kMaxColumns, kMaxColumns> C(cols, cols);
+  const Eigen::Matrix<double, kColumns, 6, 0, kMaxColumns, 6> Zc_t = Zc.transpose();
+  C.noalias() = Zc_t.lazyProduct(DTt_Zc);  // column by column, on whole packets
+  if constexpr (zanna) {
+    const Matrix6d B = zannaCoefficient(joint) * coadBar(x.T.transpose() * F_base);
+    for (int t = 0; t < n_c; ++t) {
+      for (int s = 0; s < n_c; ++s) {
+        const double b = B(joint.strain_components[s], joint.strain_components[t]);
+        C(s, n_c + t) += b;
+        C(n_c + s, t) -= b;
+      }
+    }
   }
-  // C29 cores
-  const Matrix6d DTt = dexpTransposeJacobian(x, F_base);
-  const Matrix6d L1D = L1 * DTt;
-  Matrix6d C11 = L1D * L1.transpose(), C12, C21, C22;
-  if (zanna) {
-    const Matrix6d B = c * coadBar(x.T.transpose() * F_base);
-    const Matrix6d L2D = L2 * DTt;
-    C12 = L1D * L2.transpose() + B;
-    C21 = L2D * L1.transpose() - B;
-    C22 = L2D * L2.transpose();
-  }
-  // the cores fold into the q half: W_a += sum_b C_ab Phi_b, column k being phi_b,k C_ab.col(s_k)
+  // the cores fold into the q half: W_a += sum_b C_ab Phi_b, column k being phi_b,k C_ab.col(s_k),
+  // so row k of W gains phi_1k C.col(s_k) + phi_2k C.col(n_c + s_k)
   const std::vector<int>& rows = joint.basis_rows;
   for (int k = 0; k < nq; ++k) {
-    const int r = rows[k];
-    const double p1 = joint.Phi_z1(r, k);
-    W1.row(k).noalias() += p1 * C11.col(r).transpose();
-    if (!zanna) continue;
-    const double p2 = joint.Phi_z2(r, k);
-    W1.row(k).noalias() += p2 * C12.col(r).transpose();
-    W2.row(k).noalias() += p1 * C21.col(r).transpose() + p2 * C22.col(r).transpose();
+    const int r = rows[k], slot = joint.component_slot[k];
+    if constexpr (zanna) {
+      W.row(k).noalias() +=
+          (joint.Phi_z1(r, k) * C.col(slot) + joint.Phi_z2(r, k) * C.col(n_c + slot)).transpose();
+    } else {
+      W.row(k).noalias() += joint.Phi_z1(r, k) * C.col(slot).transpose();
+    }
   }
-  // rows: row i of Phi_1^T W1 + Phi_2^T W2 is phi_1,i W1.row(r_i) + phi_2,i W2.row(r_i), summed
-  // over the division's intervals in a transposed accumulator (contiguous columns of length
+  // rows: row i of Phi_1^T W_1 + Phi_2^T W_2 is phi_1,i W_1.row(s_i) + phi_2,i W_2.row(s_i),
+  // summed over the division's intervals in a transposed accumulator (contiguous columns of length
   // width), added to dtau once per division by divisionRows()
   Eigen::MatrixXd& rows_t = data.rod_rows[data.group_first[j]];
   if (data.group_next[j] < 0) rows_t.setZero();
+  using Column = Eigen::Map<Eigen::VectorXd>;
+  using ConstColumn = Eigen::Map<const Eigen::VectorXd>;
   for (int i = 0; i < nq; ++i) {
-    const int r = rows[i];
-    auto row_t = rows_t.col(i).head(width);
-    row_t.noalias() += joint.Phi_z1(r, i) * W1.col(r);
-    if (zanna) row_t.noalias() += joint.Phi_z2(r, i) * W2.col(r);
+    const int r = rows[i], slot = joint.component_slot[i];
+    Column row_t(rows_t.col(i).data(), width);
+    const ConstColumn W_1(W.col(slot).data(), width);
+    if constexpr (zanna) {
+      const ConstColumn W_2(W.col(n_c + slot).data(), width);
+      row_t.noalias() += joint.Phi_z1(r, i) * W_1 + joint.Phi_z2(r, i) * W_2;  // one pass
+    } else {
+      row_t.noalias() += joint.Phi_z1(r, i) * W_1;
+    }
   }
 }
 
@@ -533,7 +587,9 @@ void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity
   // below about 8 modes the dense products are cheaper than the cores of the sparse route
   constexpr int kSparseRouteMinModes = 8;
   if (joint.kind == VirtualJointKind::RodInterval && nq >= kSparseRouteMinModes) {
-    projectRodRows(joint, data, j, F_base, with_velocity);
+    withCoreShape(joint, [&]<int Points, int Components>() {
+      projectRodRows<Points, Components>(joint, data, j, F_base, with_velocity);
+    });
     if (data.group_first[j] == j) divisionRows(joint, data, j, with_velocity);
     return;
   }

@@ -39,6 +39,18 @@ void addCoordinateBlock(std::vector<CoordinateBlock>& blocks, int idx, int n) {
 
 namespace {
 
+void setStrainComponents(VirtualJoint& joint) {
+  std::vector<int>& components = joint.strain_components;
+  components = joint.basis_rows;
+  std::sort(components.begin(), components.end());
+  components.erase(std::unique(components.begin(), components.end()), components.end());
+  joint.component_slot.clear();
+  for (const int r : joint.basis_rows) {
+    const auto at = std::lower_bound(components.begin(), components.end(), r);
+    joint.component_slot.push_back(static_cast<int>(at - components.begin()));
+  }
+}
+
 // Sorted by joint, keeping the order of equal joints. Through an index permutation: the temporary
 // buffer of std::stable_sort in GCC 12's libstdc++ comes from a plain operator new that ignores
 // over-alignment, and FluidFrame holds a Matrix6d, 32-byte aligned in an AVX build, which the
@@ -227,6 +239,7 @@ class ModelBuilder {
       joint.Phi_z1.resize(6, ndof);
       joint.Phi_z2.resize(6, ndof);
       joint.basis_rows = basisRows(division.basis, ndof);
+      setStrainComponents(joint);
       if (joint.magnus_order == 4) {
         const auto [z1, z2] = zannaPoints(X0, joint.h);
         evalStrainBasis(division.basis, z1 / L, joint.Phi_z1);

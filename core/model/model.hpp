@@ -57,6 +57,11 @@ struct VirtualJoint {
   /// the strain component of each mode: column k of Phi_z1 and Phi_z2 has its one entry in row
   /// basis_rows[k] (the block layout of core/model/strain_basis.hpp)
   std::vector<int> basis_rows;
+  /// the distinct components of basis_rows, ascending (a Kirchhoff rod: the three angular ones),
+  /// and the position of each mode's component among them: the ID derivatives form a rod
+  /// interval's 6 x 6 cores on these columns only
+  std::vector<int> strain_components;
+  std::vector<int> component_slot;
   Vector6d xi_star = Vector6d::Zero();  ///< reference strain (constant along a division)
 
   // inertia lumped at the child frame, expressed in it
