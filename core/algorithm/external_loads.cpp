@@ -116,6 +116,19 @@ void pointForceWrench(const SE3& g, const Vector6d& eta, const Eigen::Vector3d& 
   d_twist->noalias() += A * (K_v_l * P);
 }
 
+// a constant world force f at point c of frame j: pointForceWrench with K_p = K_v = 0, whose
+// d_pose is [c~; I] [f_l~, 0] (buoyancy: one per fluid frame, so worth the shortcut)
+void constantForceWrench(const SE3& g, const Eigen::Vector3d& c, const Eigen::Vector3d& f,
+                         Vector6d& wrench, Matrix6d* d_pose) {
+  const Eigen::Vector3d f_l = g.R.transpose() * f;
+  wrench.head<3>() += c.cross(f_l);
+  wrench.tail<3>() += f_l;
+  if (!d_pose) return;
+  const Eigen::Matrix3d F = skew(f_l);
+  d_pose->topLeftCorner<3, 3>().noalias() += skew(c) * F;
+  d_pose->bottomLeftCorner<3, 3>() += F;
+}
+
 // drag -D |v_c| eta_c at point c (link axes), eta_c = Ad_{(I,c)}^-1 eta; transported to the
 // frame origin; d_twist = -Ad*_(I,c) D* Ad_(I,c)^-1 with D* = D (eta_c eta_c^T I_v / |v_c| +
 // |v_c| 1) (theory-gvs.md (62)-(65)), 0 at |v_c| = 0
@@ -123,14 +136,20 @@ void dragWrench(const Matrix6d& D, const Eigen::Vector3d& c, const Vector6d& eta
                 Matrix6d* d_twist) {
   SE3 g_c;
   g_c.p = c;
-  const Vector6d eta_c = applyAdInv(g_c, eta);
+  const bool at_origin = c.isZero(0.0);  // a rod's computational point: no transport
+  const Vector6d eta_c = at_origin ? eta : applyAdInv(g_c, eta);
   const double speed = eta_c.tail<3>().norm();
   if (!(speed > 0.0)) return;
-  wrench -= applyCoAd(g_c, speed * (D * eta_c));
+  const Vector6d D_eta = D * eta_c;
+  wrench -= at_origin ? Vector6d(speed * D_eta) : applyCoAd(g_c, speed * D_eta);
   if (!d_twist) return;
   Matrix6d D_star = speed * D;
-  D_star.rightCols<3>().noalias() += (D * eta_c) * (eta_c.tail<3>().transpose() / speed);
-  d_twist->noalias() -= coAd(g_c) * D_star * AdInv(g_c);
+  D_star.rightCols<3>().noalias() += D_eta * (eta_c.tail<3>().transpose() / speed);
+  if (at_origin) {
+    *d_twist -= D_star;
+  } else {
+    d_twist->noalias() -= coAd(g_c) * D_star * AdInv(g_c);
+  }
 }
 
 // every environment load, one joint at a time (the compiled lists are sorted by joint): added to
@@ -165,9 +184,7 @@ void environmentLoads(const Model& model, Data& data, double sign, bool sensitiv
     for (; ifl < env.fluid_frames.size() && env.fluid_frames[ifl].joint == j; ++ifl) {
       const CompiledEnvironment::FluidFrame& frame = env.fluid_frames[ifl];
       if (frame.displaced_mass > 0.0 && !a_g.isZero(0.0)) {
-        PointForce force;
-        force.f = -frame.displaced_mass * a_g;
-        pointForceWrench(g, eta, frame.offset, force, wrench, d_pose, d_twist);
+        constantForceWrench(g, frame.offset, -frame.displaced_mass * a_g, wrench, d_pose);
         touched = true;
       }
       if (frame.has_drag) {
