@@ -52,26 +52,27 @@ void localTerms(const VirtualJoint& joint, Data& data, int j,
   const Matrix6Xd& Z = data.Z[j];
   const Vector6d Omega_dot = Z * v_j;
   Vector6d drive = Z * a_j;  // becomes Z a + Z-dot v
-  const Matrix6d DT_v = dexpJacobian(x, Omega_dot);
-  const Matrix6d T_dot = tangentRate(x, Omega_dot);
-  dSv.noalias() = DT_v.lazyProduct(Z);
-  data.S_dot[j].noalias() = T_dot.lazyProduct(Z);
-  if (isZanna(joint)) {
-    auto W_v = data.Z_rate_v.leftCols(nq);
-    auto W_a = data.Z_rate_a.leftCols(nq);
+  auto W_v = data.Z_rate_v.leftCols(nq);
+  auto W_a = data.Z_rate_a.leftCols(nq);
+  const bool zanna = isZanna(joint);
+  if (zanna) {
     zannaRate(joint, joint.Phi_z1 * v_j, joint.Phi_z2 * v_j, W_v);
     zannaRate(joint, joint.Phi_z1 * a_j, joint.Phi_z2 * a_j, W_a);
     drive.noalias() += W_v * v_j;
-    auto T_W = data.scratch_6n.leftCols(nq);
-    T_W.noalias() = T.lazyProduct(W_v);
-    dSv += T_W;
-    data.S_dot[j] += T_W;
-    dacc.noalias() = (DT_v + T_dot).lazyProduct(W_v);
-    dacc.noalias() += T.lazyProduct(W_a);
-    dacc.noalias() += dexpDotJacobian(x, Omega_dot, Omega_dot, drive).lazyProduct(Z);
-  } else {
-    dacc.noalias() = dexpDotJacobian(x, Omega_dot, Omega_dot, drive).lazyProduct(Z);
   }
+  Matrix6d DT_v, DDT;
+  dexpJacobians(x, Omega_dot, drive, DT_v, DDT);
+  const Matrix6d T_dot = tangentRate(x, Omega_dot);
+  dSv.noalias() = DT_v.lazyProduct(Z);
+  data.S_dot[j].noalias() = T_dot.lazyProduct(Z);
+  dacc.noalias() = DDT.lazyProduct(Z);
+  if (!zanna) return;
+  auto T_W = data.scratch_6n.leftCols(nq);
+  T_W.noalias() = T.lazyProduct(W_v);
+  dSv += T_W;
+  data.S_dot[j] += T_W;
+  dacc.noalias() += (DT_v + T_dot).lazyProduct(W_v);
+  dacc.noalias() += T.lazyProduct(W_a);
 }
 
 // d(S^T F)/dq_j = Z^T DTt(F) Z + d(Z^T)/dq (T^T F)   (C29), added to the joint's diagonal block
@@ -352,7 +353,8 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
       W_v = zannaCores<Components>(joint, 0.0, c, w_v[0], w_v[1]);
       W_a = zannaCores<Components>(joint, 0.0, c, w_a[0], w_a[1]);
     }
-    const Matrix6d DT_v = dexpJacobian(x, Omega_dot);
+    Matrix6d DT_v, DDT;
+    dexpJacobians(x, Omega_dot, drive, DT_v, DDT);
     const Vector6d eta_base = eta_plus - T * Omega_dot;  // S v = T Omega'
     const Matrix6d ad_plus = ad(eta_plus);
     const Matrix6d ad_sum = ad(eta_base + eta_plus);
@@ -363,7 +365,7 @@ void rodColumnCores(const VirtualJoint& joint, Data& data, int j,
     L1.noalias() += ad_plus * T;
     L2 = tangentRate(x, Omega_dot) + DT_v;
     L2.noalias() += ad_sum * T;
-    L3 = dexpDotJacobian(x, Omega_dot, Omega_dot, drive);
+    L3 = DDT;
     L3.noalias() += (ad(acc_plus) + ad_plus * ad_plus) * T;
     L3.noalias() += ad_sum * DT_v;
   }

@@ -54,6 +54,10 @@ void tangentJacobianSums(const TangentExpansion& x, const Vector6d& w, Vector6d 
   }
 }
 
+// dexpDotJacobian(x, delta, w, d); with DT_w, also dexpJacobian(x, w) from the same D_r(w)
+Matrix6d dexpSecondJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w,
+                            const Vector6d& d, Matrix6d* DT_w);
+
 }  // namespace
 
 void expandTangent(const Vector6d& Omega, TangentExpansion& x) {
@@ -114,6 +118,18 @@ Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const
 
 Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w,
                          const Vector6d& d) {
+  return dexpSecondJacobian(x, delta, w, d, nullptr);
+}
+
+void dexpJacobians(const TangentExpansion& x, const Vector6d& w, const Vector6d& d, Matrix6d& DT_w,
+                   Matrix6d& DDT) {
+  DDT = dexpSecondJacobian(x, w, w, d, &DT_w);
+}
+
+namespace {
+
+Matrix6d dexpSecondJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w,
+                            const Vector6d& d, Matrix6d* DT_w) {
   // h = T'(Omega, delta) w = sum_r [ g_r rho a^r w + f_r D_r(w) delta ], g_r = f_r'/t,
   // rho = e . delta; differentiate every factor
   const double rho = x.e.dot(delta);
@@ -163,7 +179,14 @@ Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const
   H += K;
   Matrix6d out = withRadialColumns(H, radial + radial_d, x.e);
   out.leftCols<3>().noalias() += angular * delta.head<3>().transpose();
+  if (DT_w) {  // d(T w)/dOmega = sum_r f_r D_r(w) + (sum_r g_r a^r w) e^T
+    LowerBlock DT = x.k.f[0] * Dw[1];
+    for (int r = 2; r <= 4; ++r) DT += x.k.f[r - 1] * Dw[r];
+    *DT_w = withRadialColumns(DT, angular, x.e);
+  }
   return out;
 }
+
+}  // namespace
 
 }  // namespace tendril

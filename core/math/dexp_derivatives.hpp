@@ -49,4 +49,9 @@ void expandTangent(const Vector6d& Omega, TangentExpansion& x);
 [[nodiscard]] Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta,
                                        const Vector6d& w, const Vector6d& d);
 
+/// \brief dexpJacobian(x, w) into DT_w and dexpDotJacobian(x, w, w, d) into DDT in one pass: the
+/// first is a by-product of the second's derivatives of the powers of ad_Omega.
+void dexpJacobians(const TangentExpansion& x, const Vector6d& w, const Vector6d& d, Matrix6d& DT_w,
+                   Matrix6d& DDT);
+
 }  // namespace tendril

@@ -97,6 +97,24 @@ TEST_P(DexpDerivatives, JacobianOfTDotMatchesFiniteDifferences) {
   }
 }
 
+TEST_P(DexpDerivatives, JacobiansInOnePassMatchFiniteDifferences) {
+  std::mt19937 rng(14);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Vector6d Omega = twistWithAngle(GetParam(), rng);
+    const Vector6d w = randomVector(rng), d = randomVector(rng);
+    TangentExpansion x;
+    expandTangent(Omega, x);
+    Matrix6d DT_w, DDT;
+    dexpJacobians(x, w, d, DT_w, DDT);
+    const Matrix6d reference_DT =
+        differenceInOmega([&](const Vector6d& O) -> Vector6d { return dexp(O) * w; }, Omega);
+    const Matrix6d reference_DDT = differenceInOmega(
+        [&](const Vector6d& O) -> Vector6d { return dexpDot(O, w) * w + dexp(O) * d; }, Omega);
+    EXPECT_LT(test::relativeError(DT_w, reference_DT), kTol);
+    EXPECT_LT(test::relativeError(DDT, reference_DDT), kTol);
+  }
+}
+
 // zero rotation, tiny, around the digest's 1e-2, both sides of the series switch at 2, large
 INSTANTIATE_TEST_SUITE_P(Angles, DexpDerivatives,
                          ::testing::Values(0.0, 1e-6, 1e-2, 0.7, 2.0 - 1e-9, 2.0 + 1e-9, 2.9));
