@@ -54,10 +54,6 @@ void tangentJacobianSums(const TangentExpansion& x, const Vector6d& w, Vector6d 
   }
 }
 
-// dexpDotJacobian(x, delta, w, d); with DT_w, also dexpJacobian(x, w) from the same D_r(w)
-Matrix6d dexpSecondJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w,
-                            const Vector6d& d, Matrix6d* DT_w);
-
 }  // namespace
 
 void expandTangent(const Vector6d& Omega, TangentExpansion& x) {
@@ -90,15 +86,6 @@ Matrix6d tangentRate(const TangentExpansion& x, const Vector6d& Omega_dot) {
   return T_dot.matrix();
 }
 
-Matrix6d dexpJacobian(const TangentExpansion& x, const Vector6d& w) {
-  Vector6d z[4], radial;
-  tangentJacobianSums(x, w, z, radial);
-  // -sum_m a^m ad_{z_m} by Horner's rule: three products instead of four
-  LowerBlock sum = LowerBlock::ad(-z[3]);
-  for (int m = 2; m >= 0; --m) sum = LowerBlock::ad(-z[m]) + x.a[1] * sum;
-  return withRadialColumns(sum, radial, x.e);
-}
-
 Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F) {
   // T^T F = F + sum_r f_r (a^T)^r F and d(a^T v)/dOmega = -adbar*_v  (a^T v = -ad*_Omega v)
   Vector6d z[5];
@@ -112,24 +99,11 @@ Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F) {
   return J;
 }
 
-Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w) {
-  return dexpDotJacobian(x, delta, w, Vector6d::Zero());
-}
-
-Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w,
-                         const Vector6d& d) {
-  return dexpSecondJacobian(x, delta, w, d, nullptr);
-}
-
 void dexpJacobians(const TangentExpansion& x, const Vector6d& w, const Vector6d& d, Matrix6d& DT_w,
                    Matrix6d& DDT) {
-  DDT = dexpSecondJacobian(x, w, w, d, &DT_w);
-}
-
-namespace {
-
-Matrix6d dexpSecondJacobian(const TangentExpansion& x, const Vector6d& delta, const Vector6d& w,
-                            const Vector6d& d, Matrix6d* DT_w) {
+  // a joint's T' runs along its own Omega' = w: delta names that direction so that the terms below
+  // read as the general derivative's
+  const Vector6d& delta = w;
   // h = T'(Omega, delta) w = sum_r [ g_r rho a^r w + f_r D_r(w) delta ], g_r = f_r'/t,
   // rho = e . delta; differentiate every factor
   const double rho = x.e.dot(delta);
@@ -177,16 +151,12 @@ Matrix6d dexpSecondJacobian(const TangentExpansion& x, const Vector6d& delta, co
   K = ad_delta * Q1 + LowerBlock::ad(-zd[1]) + x.a[1] * K;
   K = ad_delta * Q0 + LowerBlock::ad(-zd[0]) + x.a[1] * K;
   H += K;
-  Matrix6d out = withRadialColumns(H, radial + radial_d, x.e);
-  out.leftCols<3>().noalias() += angular * delta.head<3>().transpose();
-  if (DT_w) {  // d(T w)/dOmega = sum_r f_r D_r(w) + (sum_r g_r a^r w) e^T
-    LowerBlock DT = x.k.f[0] * Dw[1];
-    for (int r = 2; r <= 4; ++r) DT += x.k.f[r - 1] * Dw[r];
-    *DT_w = withRadialColumns(DT, angular, x.e);
-  }
-  return out;
+  DDT = withRadialColumns(H, radial + radial_d, x.e);
+  DDT.leftCols<3>().noalias() += angular * delta.head<3>().transpose();
+  // d(T w)/dOmega = sum_r f_r D_r(w) + (sum_r g_r a^r w) e^T, from the same D_r(w)
+  LowerBlock DT = x.k.f[0] * Dw[1];
+  for (int r = 2; r <= 4; ++r) DT += x.k.f[r - 1] * Dw[r];
+  DT_w = withRadialColumns(DT, angular, x.e);
 }
-
-}  // namespace
 
 }  // namespace tendril

@@ -31,26 +31,14 @@ void expandTangent(const Vector6d& Omega, TangentExpansion& x);
 /// \brief T'(Omega, Omega'), the time derivative of T (C21), from the expansion (= dexpDot()).
 [[nodiscard]] Matrix6d tangentRate(const TangentExpansion& x, const Vector6d& Omega_dot);
 
-/// \brief d(T(Omega) w)/dOmega with w held fixed (6 x 6). Its product with delta is T'(Omega,
-/// delta) w.
-[[nodiscard]] Matrix6d dexpJacobian(const TangentExpansion& x, const Vector6d& w);
-
 /// \brief d(T(Omega)^T F)/dOmega with F held fixed (6 x 6), the core of (C29).
 [[nodiscard]] Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F);
 
-/// \brief d(T'(Omega, delta) w)/dOmega with delta and w held fixed (6 x 6): the second derivative
-/// of T w contracted with delta, the core of (C24).
-[[nodiscard]] Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta,
-                                       const Vector6d& w);
-
-/// \brief d(T'(Omega, delta) w + T(Omega) d)/dOmega with delta, w and d held fixed: the sum of
-/// dexpDotJacobian(x, delta, w) and dexpJacobian(x, d) in one pass, sharing the products (the
-/// core of (C24), with d = Z a + Z-dot v).
-[[nodiscard]] Matrix6d dexpDotJacobian(const TangentExpansion& x, const Vector6d& delta,
-                                       const Vector6d& w, const Vector6d& d);
-
-/// \brief dexpJacobian(x, w) into DT_w and dexpDotJacobian(x, w, w, d) into DDT in one pass: the
-/// first is a by-product of the second's derivatives of the powers of ad_Omega.
+/// \brief The two local Jacobians of a joint moving at Omega' = w ((C20), (C24)), sharing the
+/// derivatives of the powers of ad_Omega:
+///   DT_w = d(T(Omega) w)/dOmega                         (its product with delta is T'(Omega,
+///   delta) w) DDT  = d(T'(Omega, w) w + T(Omega) d)/dOmega        (w held fixed inside T'; d = Z a
+///   + Z-dot v)
 void dexpJacobians(const TangentExpansion& x, const Vector6d& w, const Vector6d& d, Matrix6d& DT_w,
                    Matrix6d& DDT);
 
