@@ -36,9 +36,8 @@ void expandTangent(const Vector6d& Omega, TangentExpansion& x);
 
 /// \brief The two local Jacobians of a joint moving at Omega' = w ((C20), (C24)), sharing the
 /// derivatives of the powers of ad_Omega:
-///   DT_w = d(T(Omega) w)/dOmega                         (its product with delta is T'(Omega,
-///   delta) w) DDT  = d(T'(Omega, w) w + T(Omega) d)/dOmega        (w held fixed inside T'; d = Z a
-///   + Z-dot v)
+/// - DT_w = d(T(Omega) w)/dOmega; its product with delta is T'(Omega, delta) w.
+/// - DDT = d(T'(Omega, w) w + T(Omega) d)/dOmega, w held fixed inside T'; d = Z a + Z-dot v.
 void dexpJacobians(const TangentExpansion& x, const Vector6d& w, const Vector6d& d, Matrix6d& DT_w,
                    Matrix6d& DDT);
 
