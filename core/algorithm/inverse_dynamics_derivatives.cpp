@@ -56,8 +56,10 @@ void localTerms(const VirtualJoint& joint, Data& data, int j,
   auto W_a = data.Z_rate_a.leftCols(nq);
   const bool zanna = isZanna(joint);
   if (zanna) {
-    zannaRate(joint, joint.Phi_z1 * v_j, joint.Phi_z2 * v_j, W_v);
-    zannaRate(joint, joint.Phi_z1 * a_j, joint.Phi_z2 * a_j, W_a);
+    zannaRate(joint, basisTimes(joint, joint.Phi_z1, v_j), basisTimes(joint, joint.Phi_z2, v_j),
+              W_v);
+    zannaRate(joint, basisTimes(joint, joint.Phi_z1, a_j), basisTimes(joint, joint.Phi_z2, a_j),
+              W_a);
     drive.noalias() += W_v * v_j;
   }
   Matrix6d DT_v, DDT;
@@ -85,13 +87,20 @@ void addProjectionDerivative(const VirtualJoint& joint, Data& data, int j, const
   scratch.noalias() = dexpTransposeJacobian(x, F) * Z;
   block.noalias() += Z.transpose().lazyProduct(scratch);
   if (!isZanna(joint)) return;
-  // Z^T F' = ... + c (Phi_z1^T adbar*_F' xi_z2 - Phi_z2^T adbar*_F' xi_z1), F' = T^T F
+  // Z^T F' = ... + c (Phi_z1^T adbar*_F' xi_z2 - Phi_z2^T adbar*_F' xi_z1), F' = T^T F: entry (i,
+  // k) of c (Phi_z1^T B Phi_z2 - Phi_z2^T B Phi_z1) is c (phi_1i phi_2k - phi_2i phi_1k) B(r_i,
+  // r_k) for the single-entry basis columns (mode k in row r_k)
   const double c = zannaCoefficient(joint);
   const Matrix6d B = coadBar(x.T.transpose() * F);
-  scratch.noalias() = c * (B * joint.Phi_z2);
-  block.noalias() += joint.Phi_z1.transpose().lazyProduct(scratch);
-  scratch.noalias() = c * (B * joint.Phi_z1);
-  block.noalias() -= joint.Phi_z2.transpose().lazyProduct(scratch);
+  const std::vector<int>& rows = joint.basis_rows;
+  for (int k = 0; k < joint.nq; ++k) {
+    const int r_k = rows[k];
+    const double p1_k = c * joint.Phi_z1(r_k, k), p2_k = c * joint.Phi_z2(r_k, k);
+    for (int i = 0; i < joint.nq; ++i) {
+      const int r_i = rows[i];
+      block(i, k) += (joint.Phi_z1(r_i, i) * p2_k - joint.Phi_z2(r_i, i) * p1_k) * B(r_i, r_k);
+    }
+  }
 }
 
 // The pass works in world coordinates (IDSVA, theory-rigid-derivatives.md 3.4-3.5, generalised
@@ -194,9 +203,9 @@ void jointColumns(const VirtualJoint& joint, Data& data, int j,
     // Psi_ddot = (ad_{acc+} + ad_{eta+}^2) S + ad_{eta_base + eta+} d(S v)/dq + d(S a + S-dot v)/dq
     const Matrix6d ad_plus = ad(eta_plus);
     const Matrix6d ad_sum = ad(eta_base + eta_plus);
-    const Matrix6d acceleration_part = ad(acc_plus) + ad_plus * ad_plus;
     psi_dot.noalias() = ad_plus.lazyProduct(S);
-    psi_ddot.noalias() = acceleration_part.lazyProduct(S);
+    psi_ddot.noalias() = ad(acc_plus).lazyProduct(S);
+    psi_ddot.noalias() += ad_plus.lazyProduct(psi_dot);  // ad_{eta+}^2 S from ad_{eta+} S
     psi_ddot_v.noalias() = ad_sum.lazyProduct(S);
     if (hasVaryingSubspace(joint)) {
       const auto dSv = data.dSv_dq.leftCols(nq);

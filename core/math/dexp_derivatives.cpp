@@ -38,6 +38,14 @@ void subtractTransposeTimesCoadBar(const LowerBlock& P, const Vector6d& z, Matri
   out.bottomLeftCorner<3, 3>() += Atf;
 }
 
+// out -= adbar*_z = out + [[m~, f~], [f~, 0]] for z = [m; f] (the identity's case of the above)
+void addMinusCoadBar(const Vector6d& z, Matrix6d& out) {
+  const Matrix3d m = skew(z.head<3>()), f = skew(z.tail<3>());
+  out.topLeftCorner<3, 3>() += m;
+  out.topRightCorner<3, 3>() += f;
+  out.bottomLeftCorner<3, 3>() += f;
+}
+
 // the sums of d(T w)/dOmega = -sum_s P_s ad_{a^{s-1} w} + radial e^T, regrouped by powers of a as
 // -sum_m a^m ad_{z_m} (ad is linear): z_m = sum_{s=1..4-m} f_{s+m} a^{s-1} w, radial = sum_r
 // f_r'/t a^r w
@@ -63,14 +71,9 @@ void expandTangent(const Vector6d& Omega, TangentExpansion& x) {
   x.a[0] = LowerBlock::identity();
   x.a[1] = LowerBlock::ad(Omega);
   for (int m = 2; m <= 4; ++m) x.a[m] = x.a[m - 1] * x.a[1];
-  // P_s = f_s I + f_{s+1} a + ... + f_4 a^{4-s};  P_0 = I + sum_r f_r a^r = T
-  for (int s = 1; s <= 4; ++s) {
-    x.P[s] = LowerBlock{};
-    for (int m = 0; m <= 4 - s; ++m) x.P[s] += x.k.f[s + m - 1] * x.a[m];
-  }
-  x.P[0] = x.a[0];
-  for (int r = 1; r <= 4; ++r) x.P[0] += x.k.f[r - 1] * x.a[r];
-  x.T = x.P[0].matrix();
+  LowerBlock T = x.a[0];  // T = I + sum_r f_r a^r
+  for (int r = 1; r <= 4; ++r) T += x.k.f[r - 1] * x.a[r];
+  x.T = T.matrix();
 }
 
 Matrix6d tangentRate(const TangentExpansion& x, const Vector6d& Omega_dot) {
@@ -87,7 +90,10 @@ Matrix6d tangentRate(const TangentExpansion& x, const Vector6d& Omega_dot) {
 }
 
 Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F) {
-  // T^T F = F + sum_r f_r (a^T)^r F and d(a^T v)/dOmega = -adbar*_v  (a^T v = -ad*_Omega v)
+  // T^T F = F + sum_r f_r (a^T)^r F and d(a^T v)/dOmega = -adbar*_v  (a^T v = -ad*_Omega v), so
+  // J = radial e^T - sum_s P_s^T adbar*_{z_{s-1}}. With P_s = sum_m f_{s+m} a^m and adbar* linear
+  // that is - sum_m (a^m)^T adbar*_{u_m}, u_m = sum_s f_{s+m} z_{s-1}, whose m = 0 term needs no
+  // product
   Vector6d z[5];
   z[0] = F;
   for (int m = 1; m <= 4; ++m) z[m] = -coad(x.Omega, z[m - 1]);
@@ -95,7 +101,15 @@ Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F) {
   for (int r = 1; r <= 4; ++r) radial += x.k.df_over_theta[r - 1] * z[r];
   Matrix6d J = Matrix6d::Zero();
   J.leftCols<3>().noalias() = radial * x.e.head<3>().transpose();
-  for (int s = 1; s <= 4; ++s) subtractTransposeTimesCoadBar(x.P[s], z[s - 1], J);
+  for (int m = 0; m <= 3; ++m) {
+    Vector6d u = Vector6d::Zero();
+    for (int s = 1; s <= 4 - m; ++s) u += x.k.f[s + m - 1] * z[s - 1];
+    if (m == 0) {
+      addMinusCoadBar(u, J);
+    } else {
+      subtractTransposeTimesCoadBar(x.a[m], u, J);
+    }
+  }
   return J;
 }
 
@@ -127,16 +141,14 @@ void dexpJacobians(const TangentExpansion& x, const Vector6d& w, const Vector6d&
 
   // sum_r f_r sum_{u<=r} [ D_{r-u}(ad_delta a^{u-1} w) + a^{r-u} ad_delta D_{u-1}(w) ].
   // First part, regrouped by m = r - u (D_m is linear): sum_{m=1..3} D_m(z_m) with
-  // z_m = sum_u f_{u+m} ad_delta a^{u-1} w; unrolling D_m = a D_{m-1} - ad_{a^{m-1} .} gives
-  //   -ad_{z_1 + a z_2 + a^2 z_3} - a (ad_{z_2 + a z_3} + a ad_{z_3})          (two products)
-  Vector6d z[4];
-  for (int m = 1; m <= 3; ++m) {
-    z[m].setZero();
-    for (int u = 1; u <= 4 - m; ++u) z[m] += x.k.f[u + m - 1] * ad(delta, y[u - 1]);
-  }
-  const Vector6d z_23 = z[2] + ad(x.Omega, z[3]);
-  H -= LowerBlock::ad(z[1] + ad(x.Omega, z_23));
-  H -= x.a[1] * (LowerBlock::ad(z_23) + x.a[1] * LowerBlock::ad(z[3]));
+  // z_m = sum_u f_{u+m} ad_delta a^{u-1} w. Its u = 1 terms vanish (ad_delta w = ad_w w = 0), so
+  // z_1 = f_3 ad_delta a w + f_4 ad_delta a^2 w, z_2 = f_4 ad_delta a w, z_3 = 0, and unrolling
+  // D_m = a D_{m-1} - ad_{a^{m-1} .} gives -ad_{z_1 + a z_2} - a ad_{z_2}          (one product)
+  const Vector6d ad_delta_aw = ad(delta, y[1]);
+  const Vector6d z_1 = x.k.f[2] * ad_delta_aw + x.k.f[3] * ad(delta, y[2]);
+  const Vector6d z_2 = x.k.f[3] * ad_delta_aw;
+  H -= LowerBlock::ad(z_1 + ad(x.Omega, z_2));
+  H -= x.a[1] * LowerBlock::ad(z_2);
   // Second part, sum_{u=2..4} P_u ad_delta D_{u-1}(w) = sum_{m=0..2} a^m ad_delta Q_m with
   // Q_m = sum_u f_{u+m} D_{u-1}(w), joined with d(T d)/dOmega = -sum_{m=0..3} a^m ad_{zd_m} +
   // radial (tangentJacobianSums) and summed by Horner's rule

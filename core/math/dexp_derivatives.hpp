@@ -15,17 +15,16 @@
 
 namespace tendril {
 
-/// \brief T(Omega) expanded once per joint: coefficients, powers of ad_Omega and the P_s.
+/// \brief T(Omega) expanded once per joint: coefficients, powers of ad_Omega and T.
 struct TangentExpansion {
   Vector6d Omega = Vector6d::Zero();
   Vector6d e = Vector6d::Zero();  ///< I_theta Omega = [w; 0]: t dt/dOmega = e^T
   TangentCoefficients k{};
   LowerBlock a[5];                    ///< ad_Omega^m, m = 0..4
-  LowerBlock P[5];                    ///< P_s, s = 1..4 (P[0] = T)
   Matrix6d T = Matrix6d::Identity();  ///< T(Omega) as a matrix
 };
 
-/// \brief Fills x for Omega (coefficients with second derivatives, powers, P_s, T).
+/// \brief Fills x for Omega (coefficients with second derivatives, powers, T).
 void expandTangent(const Vector6d& Omega, TangentExpansion& x);
 
 /// \brief T'(Omega, Omega'), the time derivative of T (C21), from the expansion (= dexpDot()).

@@ -17,6 +17,13 @@ struct LowerBlock {
   Block a = Block::Zero();
   Block b = Block::Zero();
 
+  LowerBlock() = default;
+  /// \brief From the two blocks (each 4 x 3 with a zero fourth row), with no zeroing first: the
+  /// operators below build their results this way (zeroing doubled the cost of a sum).
+  template <typename A, typename B>
+  LowerBlock(const Eigen::MatrixBase<A>& a_block, const Eigen::MatrixBase<B>& b_block)
+      : a(a_block), b(b_block) {}
+
   static LowerBlock identity() {
     LowerBlock out;
     out.a.diagonal().setOnes();
@@ -78,27 +85,21 @@ struct LowerBlock {
 
 // [[xa, 0], [xb, xa]] [[ya, 0], [yb, ya]] = [[xa ya, 0], [xb ya + xa yb, xa ya]], column by column
 inline LowerBlock operator*(const LowerBlock& x, const LowerBlock& y) {
-  LowerBlock out;
+  LowerBlock::Block a, b;  // every column is assigned below
   for (int j = 0; j < 3; ++j) {
-    out.a.col(j) = LowerBlock::columnsTimes(x.a, y.a(0, j), y.a(1, j), y.a(2, j));
-    out.b.col(j) = LowerBlock::columnsTimes(x.b, y.a(0, j), y.a(1, j), y.a(2, j)) +
-                   LowerBlock::columnsTimes(x.a, y.b(0, j), y.b(1, j), y.b(2, j));
+    a.col(j) = LowerBlock::columnsTimes(x.a, y.a(0, j), y.a(1, j), y.a(2, j));
+    b.col(j) = LowerBlock::columnsTimes(x.b, y.a(0, j), y.a(1, j), y.a(2, j)) +
+               LowerBlock::columnsTimes(x.a, y.b(0, j), y.b(1, j), y.b(2, j));
   }
-  return out;
+  return {a, b};
 }
 
 inline LowerBlock operator+(const LowerBlock& x, const LowerBlock& y) {
-  LowerBlock out;
-  out.a = x.a + y.a;
-  out.b = x.b + y.b;
-  return out;
+  return {x.a + y.a, x.b + y.b};
 }
 
 inline LowerBlock operator*(double s, const LowerBlock& x) {
-  LowerBlock out;
-  out.a = s * x.a;
-  out.b = s * x.b;
-  return out;
+  return {s * x.a, s * x.b};
 }
 
 }  // namespace tendril
