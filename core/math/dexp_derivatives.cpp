@@ -38,14 +38,6 @@ void subtractTransposeTimesCoadBar(const LowerBlock& P, const Vector6d& z, Matri
   out.bottomLeftCorner<3, 3>() += Atf;
 }
 
-// out -= adbar*_z = out + [[m~, f~], [f~, 0]] for z = [m; f] (the identity's case of the above)
-void addMinusCoadBar(const Vector6d& z, Matrix6d& out) {
-  const Matrix3d m = skew(z.head<3>()), f = skew(z.tail<3>());
-  out.topLeftCorner<3, 3>() += m;
-  out.topRightCorner<3, 3>() += f;
-  out.bottomLeftCorner<3, 3>() += f;
-}
-
 // the sums of d(T w)/dOmega = -sum_s P_s ad_{a^{s-1} w} + radial e^T, regrouped by powers of a as
 // -sum_m a^m ad_{z_m} (ad is linear): z_m = sum_{s=1..4-m} f_{s+m} a^{s-1} w, radial = sum_r
 // f_r'/t a^r w
@@ -105,7 +97,7 @@ Matrix6d dexpTransposeJacobian(const TangentExpansion& x, const Vector6d& F) {
     Vector6d u = Vector6d::Zero();
     for (int s = 1; s <= 4 - m; ++s) u += x.k.f[s + m - 1] * z[s - 1];
     if (m == 0) {
-      addMinusCoadBar(u, J);
+      J -= coadBar(u);  // a^0 = I
     } else {
       subtractTransposeTimesCoadBar(x.a[m], u, J);
     }
