@@ -37,8 +37,8 @@ int runInfo(const Args& args) {
     const LinkDesc& link = robot->links[i];
     std::cout << "  " << std::left << std::setw(16) << link.name << " parent " << std::setw(12)
               << link.parent
-              << (link.kind == BodyKind::Soft
-                      ? " soft, " + std::to_string(link.soft.divisions.size()) + " division(s)"
+              << (link.kind() == BodyKind::Soft
+                      ? " soft, " + std::to_string(link.soft().divisions.size()) + " division(s)"
                       : " rigid")
               << ", " << model.links[i].nq << " dof\n";
   }

@@ -224,7 +224,7 @@ void EnvironmentDialog::updateFluidBodies() {
     const bool listed =
         std::any_of(fluid_bodies_.begin(), fluid_bodies_.end(),
                     [&link](const FluidBodyDesc& body) { return body.link == link.name; });
-    if (link.kind == BodyKind::Rigid && !listed) {
+    if (link.kind() == BodyKind::Rigid && !listed) {
       fluid_body_choice_->addItem(QString::fromStdString(link.name));
     }
   }

@@ -37,7 +37,7 @@ namespace {
 bool sameLinkStructure(const RobotDescription& a, const RobotDescription& b) {
   return std::equal(a.links.begin(), a.links.end(), b.links.begin(), b.links.end(),
                     [](const LinkDesc& x, const LinkDesc& y) {
-                      return x.name == y.name && x.parent == y.parent && x.kind == y.kind;
+                      return x.name == y.name && x.parent == y.parent && x.kind() == y.kind();
                     });
 }
 
@@ -300,7 +300,7 @@ void MainWindow::onAddClosedLoopJoint() {
 
 void MainWindow::onAddLinkAlongRod() {
   const int link = selectedLinkIndex();
-  if (link < 0 || robot_.links[static_cast<std::size_t>(link)].kind != BodyKind::Soft) {
+  if (link < 0 || robot_.links[static_cast<std::size_t>(link)].kind() != BodyKind::Soft) {
     showError(tr("Cannot attach along a rod"), tr("Select a soft rod first."));
     return;
   }
@@ -388,7 +388,7 @@ QMenu* MainWindow::createContextMenu() {
 void MainWindow::updateModelActions() {
   const int link = selectedLinkIndex();
   const bool soft =
-      link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind == BodyKind::Soft;
+      link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind() == BodyKind::Soft;
   add_cable_action_->setEnabled(soft);
   add_load_action_->setEnabled(link >= 0);
   add_input_action_->setEnabled(
@@ -397,7 +397,7 @@ void MainWindow::updateModelActions() {
   add_loop_action_->setEnabled(!robot_.links.empty());
   // a rigid link gets an entry of its own in the fluid (rods use the fluid's coefficients)
   const bool rigid =
-      link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind == BodyKind::Rigid;
+      link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind() == BodyKind::Rigid;
   const bool listed =
       rigid && findFluidBody(robot_, robot_.links[static_cast<std::size_t>(link)].name) >= 0;
   add_to_fluid_action_->setEnabled(rigid && !listed && robot_.environment.fluid.has_value());

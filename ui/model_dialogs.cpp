@@ -99,7 +99,7 @@ bool ClosedChainDialog::planar() const {
 AttachAlongRodDialog::AttachAlongRodDialog(const LinkDesc& rod, QWidget* parent) : QDialog(parent) {
   setWindowTitle(tr("Add Link Along %1").arg(QString::fromStdString(rod.name)));
   double length = 0.0;
-  for (const DivisionDesc& division : rod.soft.divisions) {
+  for (const DivisionDesc& division : rod.soft().divisions) {
     length += division.length;
   }
   auto* layout = new QVBoxLayout(this);

@@ -139,7 +139,7 @@ void addWrenchProjectionDerivative(const Model& model, const Data& data, int j, 
   // the wrench and its derivative, carried from frame j towards the root: at joint i,
   // F_base = Ad*_E F and dF_base = Ad*_E dF + adbar*_{F_base} S dq_i (C31); the rows of joint i
   // get S^T dF_base + d(S^T F_base)/dq_i (C29)
-  const int cols = data.ancestor_cols[j];
+  const int cols = model.topology.ancestor_cols[j];
   auto dF = dwrench.leftCols(cols);
   dF.setZero();
   Vector6d wrench = F;

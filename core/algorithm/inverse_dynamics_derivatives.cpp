@@ -218,7 +218,7 @@ void jointColumns(const VirtualJoint& joint, Data& data, int j,
   Matrix6Xd& columns = data.columns[j];
   applyAdToColumns(base_in_world, own, columns);
   data.S_world[j] = block(columns, nq, kS);
-  const int previous = data.group_previous[j];
+  const int previous = joint.group_previous;
   if (previous >= 0) columns += data.columns[previous];
 }
 
@@ -406,7 +406,7 @@ void expandRodColumns(const VirtualJoint& joint, Data& data, int j,
   constexpr RodRows kRowsOfBlock[4] = {kRowsPsiDot, kRowsS, kRowsPsiDdot, kRowsPsiDdotV};
   const int nq = joint.nq;
   Matrix6Xd& columns = data.columns[j];
-  const int previous = data.group_previous[j];
+  const int previous = joint.group_previous;
   const int n_c = componentCount(joint);
   for (int k = 0; k < nq; ++k) {
     const int r = joint.basis_rows[k], s = joint.component_slot[k];
@@ -539,8 +539,8 @@ void projectRodRows(const VirtualJoint& joint, Data& data, int j, const Vector6d
   // rows: row i of Phi_1^T W_1 + Phi_2^T W_2 is phi_1,i W_1.row(s_i) + phi_2,i W_2.row(s_i),
   // summed over the division's intervals in a transposed accumulator (contiguous columns of length
   // width), added to dtau once per division by divisionRows()
-  Eigen::MatrixXd& rows_t = data.rod_rows[data.group_first[j]];
-  if (data.group_next[j] < 0) rows_t.setZero();
+  Eigen::MatrixXd& rows_t = data.rod_rows[joint.group_first];
+  if (joint.group_next < 0) rows_t.setZero();
   using Column = Eigen::Map<Eigen::VectorXd>;
   using ConstColumn = Eigen::Map<const Eigen::VectorXd>;
   for (int i = 0; i < nq; ++i) {
@@ -572,7 +572,7 @@ void divisionRows(const VirtualJoint& joint, Data& data, int j, bool with_veloci
 // i's own body and side branches; P = summed up to i); rows += S_i^T Y
 void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity) {
   const int nq = joint.nq;
-  const int next = data.group_next[j];
+  const int next = joint.group_next;
   const Matrix6d &B_E = data.B_sub_own[j], &I_E = data.I_sub_own[j], &K_E = data.K_sub_own[j];
   Matrix6Xd& Y = data.subtree_terms[j];
   if (next >= 0) {
@@ -601,7 +601,7 @@ void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity
     withCoreShape(joint, [&]<int Points, int Components>() {
       projectRodRows<Points, Components>(joint, data, j, F_base, with_velocity);
     });
-    if (data.group_first[j] == j) divisionRows(joint, data, j, with_velocity);
+    if (joint.group_first == j) divisionRows(joint, data, j, with_velocity);
     return;
   }
   data.dtau_dq.block(joint.idx_q, joint.idx_q, nq, nq).noalias() += S.transpose().lazyProduct(Y_q);
@@ -616,8 +616,8 @@ void groupTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity
 // [B2^T S | I S | -K^T S]
 void addRowTerms(const VirtualJoint& joint, Data& data, int j) {
   const int nq = joint.nq;
-  Matrix6Xd& T = data.row_terms[data.group_first[j]];
-  if (data.group_next[j] < 0) T.setZero();
+  Matrix6Xd& T = data.row_terms[joint.group_first];
+  if (joint.group_next < 0) T.setZero();
   const Matrix6Xd& S = data.S_world[j];
   T.leftCols(nq).noalias() += data.B_sub[j].transpose().lazyProduct(S);
   T.middleCols(nq, nq).noalias() += data.I_sub[j].lazyProduct(S);
@@ -633,7 +633,7 @@ void crossGroupTerms(const Model& model, Data& data, int h, bool with_velocity) 
   const Matrix6Xd& T = data.row_terms[h];
   const auto T4 = T.leftCols(n), T1 = T.middleCols(n, n), T5 = T.rightCols(n);
   const auto t3 = data.subtree_terms[h].leftCols(n), t2 = data.subtree_terms[h].rightCols(n);
-  for (const auto& [group, a] : data.coordinate_path[h]) {
+  for (const auto& [group, a] : model.topology.coordinate_path[h]) {
     if (group == h) continue;
     const VirtualJoint& G = model.joints[group];
     const int m = G.nq;
@@ -661,9 +661,9 @@ void backwardPass(const Model& model, Data& data, bool with_velocity) {
     const VirtualJoint& joint = model.joints[j];
     if (joint.nq > 0) {
       groupTerms(joint, data, j, with_velocity);
-      const bool has_groups_above = data.coordinate_path[data.group_first[j]].size() > 1;
+      const bool has_groups_above = model.topology.coordinate_path[joint.group_first].size() > 1;
       if (has_groups_above) addRowTerms(joint, data, j);
-      if (data.group_first[j] == j && has_groups_above)
+      if (joint.group_first == j && has_groups_above)
         crossGroupTerms(model, data, j, with_velocity);
     }
     const int parent = joint.parent;
@@ -671,7 +671,7 @@ void backwardPass(const Model& model, Data& data, bool with_velocity) {
     data.I_sub[parent] += data.I_sub[j];
     data.B_sub[parent] += data.B_sub[j];
     data.K_sub[parent] += data.K_sub[j];
-    if (data.group_next[parent] == j) continue;
+    if (model.joints[parent].group_next == j) continue;
     // a side branch (or a child in another group) belongs to the parent's own term
     data.I_sub_own[parent] += data.I_sub[j];
     data.B_sub_own[parent] += data.B_sub[j];
@@ -712,7 +712,7 @@ void frameDerivatives(const Model& model, const Data& data, int j, const SE3& g_
   // d eta_dot/dq = Ad^-1 (Psi_ddot - V x Psi_dot), d eta_dot/dv = Ad^-1 (Psi_ddot_v - V x s)
   const Matrix6d ad_V = ad(data.V_world[j]);
   const Matrix6d to_frame = AdInv(data.g[j] * g_offset);
-  for (const auto& [group, a] : data.coordinate_path[j]) {
+  for (const auto& [group, a] : model.topology.coordinate_path[j]) {
     const VirtualJoint& G = model.joints[group];
     const int m = G.nq;
     const Matrix6Xd& P = data.columns[a];

@@ -43,7 +43,7 @@ void worldSubspace(const VirtualJoint& joint, Data& data, int j) {
     const Eigen::Vector3d w = S.col(c).head<3>();
     S.col(c).tail<3>() += base.p.cross(w);
   }
-  const int previous = data.group_previous[j];
+  const int previous = joint.group_previous;
   data.M_subspace_sum[j] = S;
   if (previous >= 0) data.M_subspace_sum[j] += data.M_subspace_sum[previous];
 }
@@ -51,7 +51,7 @@ void worldSubspace(const VirtualJoint& joint, Data& data, int j) {
 // joint j's term of its group's own block (lower triangle) and of the group's row sum Y, carried
 // up the group to its first joint; there the block is mirrored
 void groupBlock(const Model& model, const VirtualJoint& joint, Data& data, int j) {
-  const int nq = joint.nq, next = data.group_next[j];
+  const int nq = joint.nq, next = joint.group_next;
   const Matrix6Xd& SP = data.M_subspace_sum[j];
   auto IS = data.scratch_6n.leftCols(nq);
   ownTimes(data.I_own[j], model.has_added_mass ? &data.A_own[j] : nullptr, SP, IS);
@@ -66,14 +66,14 @@ void groupBlock(const Model& model, const VirtualJoint& joint, Data& data, int j
   for (int c = 0; c < nq; ++c) {
     for (int r = c; r < nq; ++r) block(r, c) += SP.col(r).dot(IS.col(c));
   }
-  if (data.group_first[j] == j) block.triangularView<Eigen::StrictlyUpper>() = block.transpose();
+  if (joint.group_first == j) block.triangularView<Eigen::StrictlyUpper>() = block.transpose();
 }
 
 // the blocks between group h (at its first joint) and every group above it
 void crossBlocks(const Model& model, Data& data, int h) {
   const VirtualJoint& H = model.joints[h];
   const Matrix6Xd& Y = data.M_carry[h];
-  for (const auto& [group, a] : data.coordinate_path[h]) {
+  for (const auto& [group, a] : model.topology.coordinate_path[h]) {
     if (group == h) continue;
     const VirtualJoint& G = model.joints[group];
     auto block = data.M.block(H.idx_q, G.idx_q, H.nq, G.nq);
@@ -112,13 +112,13 @@ const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) 
     const VirtualJoint& joint = model.joints[j];
     if (joint.nq > 0) {
       groupBlock(model, joint, data, j);
-      if (data.group_first[j] == j) crossBlocks(model, data, j);
+      if (joint.group_first == j) crossBlocks(model, data, j);
     }
     const int parent = joint.parent;
     if (parent < 0) continue;
     data.I_composite[parent] += data.I_composite[j];
     if (model.has_added_mass) data.A_composite[parent] += data.A_composite[j];
-    if (data.group_next[parent] == j) continue;
+    if (model.joints[parent].group_next == j) continue;
     // a side branch of the parent (or a child in another group): part of the parent's own term
     data.I_own[parent] += data.I_composite[j];
     if (model.has_added_mass) data.A_own[parent] += data.A_composite[j];

@@ -34,6 +34,10 @@ const std::map<BasisFamily, std::string> kBasisNames = {
     {BasisFamily::Monomial, "monomial"},   {BasisFamily::Legendre, "legendre"},
     {BasisFamily::Chebyshev, "chebyshev"}, {BasisFamily::Fourier, "fourier"},
     {BasisFamily::Gaussian, "gaussian"},   {BasisFamily::PiecewiseConstant, "piecewise_constant"}};
+const std::map<CurvatureModel, std::string> kCurvatureModelNames = {
+    {CurvatureModel::Planar, "planar"}, {CurvatureModel::Spatial, "spatial"}};
+const std::map<StressModel, std::string> kStressModelNames = {
+    {StressModel::LinearElastic, "linear_elastic"}};
 const std::array<const char*, 6> kStrainNames = {"torsion", "bend_y",  "bend_z",
                                                  "stretch", "shear_y", "shear_z"};
 
@@ -318,6 +322,21 @@ SoftBodyDesc readSoft(const Json& json, const std::string& pointer) {
   return soft;
 }
 
+ConstantCurvatureBodyDesc readConstantCurvature(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ConstantCurvatureBodyDesc body;
+  body.model = in.enumeration("model", kCurvatureModelNames);
+  body.length = in.positive("length");
+  body.radius = in.positive("radius");
+  body.material = readMaterial(in.required("material"), in.at("material"));
+  body.stress = in.enumeration("stress_model", kStressModelNames, std::optional(body.stress));
+  body.gauss_points = in.integer("gauss_points", body.gauss_points);
+  if (body.gauss_points < 1 || body.gauss_points > 30)
+    ObjectReader::fail(in.at("gauss_points"), "must lie in [1, 30]");
+  in.rejectUnknownKeys();
+  return body;
+}
+
 LinkDesc readLink(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   LinkDesc link;
@@ -328,15 +347,21 @@ LinkDesc readLink(const Json& json, const std::string& pointer) {
   if (const Json* origin = in.optional("origin"))
     link.origin = readPlacement(*origin, in.at("origin"));
   if (const Json* joint = in.optional("joint")) link.joint = readJoint(*joint, in.at("joint"));
-  const bool rigid = in.has("rigid"), soft = in.has("soft");
-  if (rigid == soft)
-    ObjectReader::fail(pointer, "a link needs exactly one of \"rigid\" or \"soft\"");
+  // the body: exactly one of the kinds' keys
+  const bool rigid = in.has("rigid"), soft = in.has("soft"),
+             curvature = in.has("constant_curvature");
+  if (rigid + soft + curvature != 1) {
+    ObjectReader::fail(pointer,
+                       "a link needs exactly one of \"rigid\", \"soft\" or "
+                       "\"constant_curvature\"");
+  }
   if (rigid) {
-    link.kind = BodyKind::Rigid;
-    link.rigid = readRigid(in.required("rigid"), in.at("rigid"));
+    link.body = readRigid(in.required("rigid"), in.at("rigid"));
+  } else if (soft) {
+    link.body = readSoft(in.required("soft"), in.at("soft"));
   } else {
-    link.kind = BodyKind::Soft;
-    link.soft = readSoft(in.required("soft"), in.at("soft"));
+    link.body =
+        readConstantCurvature(in.required("constant_curvature"), in.at("constant_curvature"));
   }
   in.rejectUnknownKeys();
   return link;
@@ -582,9 +607,10 @@ std::vector<T> readArray(ObjectReader& in, const std::string& key,
 RobotDescription readRobot(const Json& json) {
   ObjectReader in(json, "");
   const int version = in.integer("schema_version");
-  if (version != kSchemaVersion) {
+  // version 2 added the constant-curvature body kind: a version-1 file reads unchanged
+  if (version < 1 || version > kSchemaVersion) {
     ObjectReader::fail("/schema_version", "unsupported version " + std::to_string(version) +
-                                              " (this Tendril reads version " +
+                                              " (this Tendril reads versions 1 to " +
                                               std::to_string(kSchemaVersion) + ")");
   }
   RobotDescription robot;
@@ -620,13 +646,35 @@ Json writePlacement(const Placement& p) {
   return Json{{"position", p.position}, {"rpy", p.rpy}};
 }
 
+Json writeMaterial(const MaterialDesc& m) {
+  Json material{{"youngs_modulus", m.youngs_modulus}};
+  if (m.shear_modulus) {
+    material["shear_modulus"] = *m.shear_modulus;
+  } else {
+    material["poisson_ratio"] = m.poisson_ratio.value_or(0.5);
+  }
+  material["density"] = m.density;
+  material["damping"] = m.damping;
+  return material;
+}
+
 Json writeLink(const LinkDesc& link) {
   Json out{{"name", link.name}, {"parent", link.parent}, {"origin", writePlacement(link.origin)}};
   Json joint{{"type", kJointNames.at(link.joint.type)}, {"axis", link.joint.axis}};
   if (link.joint.type == JointType::Helical) joint["pitch"] = link.joint.pitch;
   out["joint"] = joint;
-  if (link.kind == BodyKind::Rigid) {
-    const RigidBodyDesc& b = link.rigid;
+  if (link.kind() == BodyKind::ConstantCurvature) {
+    const ConstantCurvatureBodyDesc& b = link.constantCurvature();
+    out["constant_curvature"] = Json{{"model", kCurvatureModelNames.at(b.model)},
+                                     {"length", b.length},
+                                     {"radius", b.radius},
+                                     {"material", writeMaterial(b.material)},
+                                     {"stress_model", kStressModelNames.at(b.stress)},
+                                     {"gauss_points", b.gauss_points}};
+    return out;
+  }
+  if (link.kind() == BodyKind::Rigid) {
+    const RigidBodyDesc& b = link.rigid();
     out["rigid"] = Json{{"mass", b.mass},
                         {"com", b.com},
                         {"inertia", b.inertia},
@@ -637,7 +685,7 @@ Json writeLink(const LinkDesc& link) {
     return out;
   }
   Json divisions = Json::array();
-  for (const DivisionDesc& d : link.soft.divisions) {
+  for (const DivisionDesc& d : link.soft().divisions) {
     Json section{{"shape", kSectionNames.at(d.section.shape)}};
     if (d.section.shape == SectionShape::Circular) {
       section["radius"] = {d.section.radius_start, d.section.radius_end};
@@ -645,14 +693,7 @@ Json writeLink(const LinkDesc& link) {
       section["width"] = {d.section.width_start, d.section.width_end};
       section["height"] = {d.section.height_start, d.section.height_end};
     }
-    Json material{{"youngs_modulus", d.material.youngs_modulus}};
-    if (d.material.shear_modulus) {
-      material["shear_modulus"] = *d.material.shear_modulus;
-    } else {
-      material["poisson_ratio"] = d.material.poisson_ratio.value_or(0.5);
-    }
-    material["density"] = d.material.density;
-    material["damping"] = d.material.damping;
+    const Json material = writeMaterial(d.material);
     Json order;
     for (int i = 0; i < 6; ++i) order[kStrainNames[i]] = d.basis.order[i];
     Json division;
@@ -665,7 +706,7 @@ Json writeLink(const LinkDesc& link) {
     division["gauss_points"] = d.gauss_points;
     divisions.push_back(division);
   }
-  out["soft"] = Json{{"magnus_order", link.soft.magnus_order}, {"divisions", divisions}};
+  out["soft"] = Json{{"magnus_order", link.soft().magnus_order}, {"divisions", divisions}};
   return out;
 }
 

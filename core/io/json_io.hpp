@@ -12,7 +12,7 @@
 
 namespace tendril {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  ///< written; versions 1 and 2 are read
 
 /// \brief A malformed or physically invalid model. what() reads "<json pointer>: <reason>".
 class ParseError : public std::runtime_error {

@@ -7,12 +7,14 @@
 #include <map>
 #include <numbers>
 #include <numeric>
+#include <type_traits>
+#include <variant>
 
 #include "core/io/json_io.hpp"
 #include "core/math/quadrature.hpp"
+#include "core/model/bodies/rod_division.hpp"
 #include "core/model/model.hpp"
 #include "core/model/section.hpp"
-#include "core/model/strain_basis.hpp"
 #include "core/model/validate.hpp"
 
 namespace tendril {
@@ -66,21 +68,6 @@ void stableSortByJoint(std::vector<Item>& items) {
   for (const std::size_t i : order) sorted.push_back(std::move(items[i]));
   items = std::move(sorted);
 }
-
-// the strain component of each column of a division's basis (its block in Phi)
-std::vector<int> basisRows(const StrainBasisDesc& basis, int ndof) {
-  std::vector<int> rows(ndof, 0);
-  for (int component = 0; component < kStrainComponents; ++component) {
-    const int offset = strainComponentOffset(basis, component);
-    if (offset < 0) continue;
-    const int count = basisFunctionCount(basis.order[component]);
-    for (int k = 0; k < count; ++k) rows[offset + k] = component;
-  }
-  return rows;
-}
-
-const char* const kStrainNames[6] = {"torsion", "bend_y",  "bend_z",
-                                     "stretch", "shear_y", "shear_z"};
 
 SE3 toSE3(const Placement& placement) {
   SE3 g;
@@ -142,6 +129,7 @@ class ModelBuilder {
       if (parent_[i] >= 0) model_.links[parent_[i]].is_leaf = false;
     }
     model_.nv = model_.nq;
+    declareTopology(model_);
     assembleStiffnessAndDamping();
     checkEveryModeIsStiff();
     compileInputsAndLoads();
@@ -154,7 +142,7 @@ class ModelBuilder {
     const LinkDesc& link = robot_.links[i];
     LinkInfo& info = model_.links[i];
     info.name = link.name;
-    info.kind = link.kind;
+    info.kind = link.kind();
     info.idx_q = model_.nq;
 
     VirtualJoint joint;
@@ -170,32 +158,39 @@ class ModelBuilder {
     for (int k = 0; k < joint.nq; ++k)
       model_.coordinate_names.push_back(link.name + "/joint/" + std::to_string(k));
     model_.nq += joint.nq;
-    if (link.kind == BodyKind::Rigid) {
+    const auto* rigid = std::get_if<RigidBodyDesc>(&link.body);
+    if (rigid) {
       joint.has_inertia = true;
-      joint.M = rigidInertia(link.rigid, i);
-      joint.mass = link.rigid.mass;
-      joint.com = Eigen::Vector3d(link.rigid.com.data());
+      joint.M = rigidInertia(*rigid, i);
+      joint.mass = rigid->mass;
+      joint.com = Eigen::Vector3d(rigid->com.data());
     }
     info.joint = push(std::move(joint));
     info.tip = info.joint;
     info.g_tip = SE3::Identity();
-    if (link.kind == BodyKind::Rigid) {
-      info.g_tip = toSE3(link.rigid.tip);
+    if (rigid) {
+      info.g_tip = toSE3(rigid->tip);
     } else {
-      addRod(i, info);
+      // every other kind compiles into rod divisions
+      const std::string pointer = "/links/" + std::to_string(i);
+      std::visit(
+          [&](const auto& body) {
+            if constexpr (!std::is_same_v<std::decay_t<decltype(body)>, RigidBodyDesc>)
+              addRod(i, info, rodDivisions(body, pointer));
+          },
+          link.body);
     }
     info.nq = model_.nq - info.idx_q;
   }
 
-  void addRod(int i, LinkInfo& info) {
-    const SoftBodyDesc& soft = robot_.links[i].soft;
+  void addRod(int i, LinkInfo& info, const std::vector<RodDivisionSpec>& divisions) {
     int previous = info.joint;
     info.first_interval = n();
-    info.base_radius = sectionProperties(soft.divisions.front().section, 0.0).radius;
+    info.base_radius = sectionProperties(divisions.front().section, 0.0).radius;
     double X_start = 0.0;
-    for (std::size_t d = 0; d < soft.divisions.size(); ++d) {
-      previous = addDivision(i, static_cast<int>(d), X_start, previous);
-      X_start += soft.divisions[d].length;
+    for (std::size_t d = 0; d < divisions.size(); ++d) {
+      previous = addDivision(i, static_cast<int>(d), divisions[d], X_start, previous);
+      X_start += divisions[d].length;
     }
     info.last_interval = n() - 1;
     info.tip = previous;
@@ -208,21 +203,16 @@ class ModelBuilder {
 
   // computational points: X = 0, the Gauss points, the load points, X = L; one interval joint
   // between each consecutive pair
-  int addDivision(int link, int d, double X_start, int previous) {
-    const DivisionDesc& division = robot_.links[link].soft.divisions[d];
-    const int ndof = strainBasisDof(division.basis);
+  int addDivision(int link, int d, const RodDivisionSpec& division, double X_start, int previous) {
+    const int ndof = division.ndof;
     const int idx = model_.nq;
-    for (int c = 0; c < 6; ++c) {
-      for (int k = 0; k <= division.basis.order[c]; ++k) {
-        model_.coordinate_names.push_back(robot_.links[link].name + "/div" + std::to_string(d) +
-                                          "/" + kStrainNames[c] + "/" + std::to_string(k));
-      }
-    }
+    for (const std::string& mode : division.mode_names)
+      model_.coordinate_names.push_back(robot_.links[link].name + "/" + mode);
     model_.nq += ndof;
 
     const double L = division.length;
     const std::vector<Point> points = divisionPoints(link, division, X_start);
-    const Vector6d xi_star = Eigen::Map<const Vector6d>(division.reference_strain.data());
+    const Vector6d& xi_star = division.reference_strain;
     Matrix6Xd Phi(6, ndof);
     for (std::size_t a = 0; a + 1 < points.size(); ++a) {
       const double X0 = points[a].X, X1 = points[a + 1].X, w = points[a + 1].weight;
@@ -233,19 +223,19 @@ class ModelBuilder {
       if (a == 0) joint.g_fixed = toSE3(division.origin);
       joint.idx_q = idx;
       joint.nq = ndof;
-      joint.magnus_order = robot_.links[link].soft.magnus_order;
+      joint.magnus_order = division.magnus_order;
       joint.h = X1 - X0;
       joint.xi_star = xi_star;
       joint.Phi_z1.resize(6, ndof);
       joint.Phi_z2.resize(6, ndof);
-      joint.basis_rows = basisRows(division.basis, ndof);
+      joint.basis_rows = division.basis_rows;
       setStrainComponents(joint);
       if (joint.magnus_order == 4) {
         const auto [z1, z2] = zannaPoints(X0, joint.h);
-        evalStrainBasis(division.basis, z1 / L, joint.Phi_z1);
-        evalStrainBasis(division.basis, z2 / L, joint.Phi_z2);
+        division.basis(z1 / L, joint.Phi_z1);
+        division.basis(z2 / L, joint.Phi_z2);
       } else {
-        evalStrainBasis(division.basis, (X0 + 0.5 * joint.h) / L, joint.Phi_z1);
+        division.basis((X0 + 0.5 * joint.h) / L, joint.Phi_z1);
         joint.Phi_z2.setZero();
       }
       const SectionProperties section = sectionProperties(division.section, X1 / L);
@@ -254,7 +244,7 @@ class ModelBuilder {
           sectionProperties(division.section, (X0 + 0.5 * joint.h) / L);
       joint.section_stiffness = middle.stiffnessDiagonal(division.material);
       joint.section_damping = middle.dampingDiagonal(division.material);
-      evalStrainBasis(division.basis, X1 / L, Phi);
+      division.basis(X1 / L, Phi);
       rod_points_.push_back({n(), w, section.area, section.radius});
       if (w > 0.0) {
         joint.has_inertia = true;
@@ -267,10 +257,12 @@ class ModelBuilder {
       attachLoadsAt(link, X_start + X1, previous);
       attachClosedChainsAt(link, X_start + X1, previous);
     }
+    division_checks_.push_back({idx, ndof, division.gauss_points_pointer});
     return previous;
   }
 
-  std::vector<Point> divisionPoints(int link, const DivisionDesc& division, double X_start) const {
+  std::vector<Point> divisionPoints(int link, const RodDivisionSpec& division,
+                                    double X_start) const {
     const double L = division.length;
     std::vector<Point> points = {{0.0, 0.0}};
     const GaussRule gauss = gaussLegendre(division.gauss_points, L);
@@ -292,7 +284,7 @@ class ModelBuilder {
       for (const ClosedChainFrameDesc* frame : {&chain.a, &chain.b}) {
         if (frame->link != robot_.links[link].name) continue;
         const double X =
-            (frame->abscissa < 0.0 ? softLinkLength(robot_.links[link]) : frame->abscissa) -
+            (frame->abscissa < 0.0 ? centrelineLength(robot_.links[link]) : frame->abscissa) -
             X_start;
         if (X <= 0.0 || X > L) continue;
         const auto same = [&](const Point& p) {
@@ -307,7 +299,7 @@ class ModelBuilder {
   }
 
   double loadAbscissa(const PointLoadDesc& load, int link) const {
-    return load.abscissa < 0.0 ? softLinkLength(robot_.links[link]) : load.abscissa;
+    return load.abscissa < 0.0 ? centrelineLength(robot_.links[link]) : load.abscissa;
   }
 
   void attachLoadsAt(int link, double X, int joint) {
@@ -327,7 +319,7 @@ class ModelBuilder {
         const ClosedChainFrameDesc& frame = side == 0 ? chain.a : chain.b;
         if (frame.link != robot_.links[link].name) continue;
         const double at =
-            frame.abscissa < 0.0 ? softLinkLength(robot_.links[link]) : frame.abscissa;
+            frame.abscissa < 0.0 ? centrelineLength(robot_.links[link]) : frame.abscissa;
         if (std::abs(at - X) <= 1e-12 * std::max(1.0, X)) chain_joint_[{i, side}] = joint;
       }
     }
@@ -347,7 +339,7 @@ class ModelBuilder {
         if (frame.link != "world") {
           const int link = linkIndex(frame.link);
           const bool at_link_frame =
-              robot_.links[link].kind == BodyKind::Rigid || frame.abscissa == 0.0;
+              robot_.links[link].kind() == BodyKind::Rigid || frame.abscissa == 0.0;
           joint = at_link_frame ? model_.links[link].joint : chain_joint_.at({i, side});
         }
         (side == 0 ? compiled.joint_a : compiled.joint_b) = joint;
@@ -437,7 +429,8 @@ class ModelBuilder {
     for (std::size_t i = 0; i < robot_.point_loads.size(); ++i) {
       const PointLoadDesc& load = robot_.point_loads[i];
       const int link = linkIndex(load.link);
-      const bool at_link_frame = robot_.links[link].kind == BodyKind::Rigid || load.abscissa == 0.0;
+      const bool at_link_frame =
+          robot_.links[link].kind() == BodyKind::Rigid || load.abscissa == 0.0;
       CompiledPointLoad compiled;
       compiled.name = load.name;
       compiled.joint = at_link_frame ? model_.links[link].joint : load_joint_.at(i);
@@ -481,10 +474,10 @@ class ModelBuilder {
         // a rod's computational points, from its base; a rigid body's bounding sphere
         for (std::size_t i = 0; i < robot_.links.size(); ++i) {
           const LinkInfo& info = model_.links[i];
-          if (robot_.links[i].kind == BodyKind::Soft) {
+          if (hasCentreline(robot_.links[i].kind())) {
             out.contact_spheres.push_back({info.joint, Eigen::Vector3d::Zero(), info.base_radius});
           } else if (contact->rigid_bodies) {
-            const RigidBodyDesc& body = robot_.links[i].rigid;
+            const RigidBodyDesc& body = robot_.links[i].rigid();
             out.contact_spheres.push_back(
                 {info.joint, Eigen::Vector3d(body.com.data()), boundingRadius(body.shape)});
           }
@@ -519,8 +512,8 @@ class ModelBuilder {
         out.fluid_frames.push_back(frame);
       }
       for (std::size_t i = 0; i < robot_.links.size(); ++i) {
-        if (robot_.links[i].kind != BodyKind::Rigid) continue;
-        const RigidBodyDesc& body = robot_.links[i].rigid;
+        if (robot_.links[i].kind() != BodyKind::Rigid) continue;
+        const RigidBodyDesc& body = robot_.links[i].rigid();
         const auto listed =
             std::find_if(fluid->bodies.begin(), fluid->bodies.end(),
                          [&](const FluidBodyDesc& b) { return b.link == robot_.links[i].name; });
@@ -587,23 +580,14 @@ class ModelBuilder {
   // a strain mode that no Gauss point sees has no stiffness: a free, undamped hinge (e.g. a
   // piecewise-constant piece between two Gauss points)
   void checkEveryModeIsStiff() const {
-    for (std::size_t i = 0; i < robot_.links.size(); ++i) {
-      if (robot_.links[i].kind != BodyKind::Soft) continue;
-      const auto& divisions = robot_.links[i].soft.divisions;
-      int idx =
-          model_.joints[model_.links[i].joint].idx_q + model_.joints[model_.links[i].joint].nq;
-      for (std::size_t d = 0; d < divisions.size(); ++d) {
-        const int n = strainBasisDof(divisions[d].basis);
-        const Eigen::MatrixXd block = model_.K.block(idx, idx, n, n);
-        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(block, Eigen::EigenvaluesOnly);
-        if (n > 0 && !(eigen.eigenvalues().minCoeff() > 1e-12 * eigen.eigenvalues().maxCoeff())) {
-          throw ParseError(
-              linkPointer(static_cast<int>(i),
-                          "soft/divisions/" + std::to_string(d) + "/gauss_points"),
-              "the Gauss points do not resolve every strain mode of the basis (a mode has no "
-              "stiffness): add Gauss points");
-        }
-        idx += n;
+    for (const DivisionCheck& division : division_checks_) {
+      const int n = division.n;
+      const Eigen::MatrixXd block = model_.K.block(division.idx, division.idx, n, n);
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(block, Eigen::EigenvaluesOnly);
+      if (n > 0 && !(eigen.eigenvalues().minCoeff() > 1e-12 * eigen.eigenvalues().maxCoeff())) {
+        throw ParseError(division.gauss_points_pointer,
+                         "the Gauss points do not resolve every strain mode of the basis (a mode "
+                         "has no stiffness): add Gauss points");
       }
     }
   }
@@ -634,6 +618,11 @@ class ModelBuilder {
   Model model_;
   std::vector<int> parent_;
   std::vector<StiffnessTerm> stiffness_terms_;
+  struct DivisionCheck {
+    int idx, n;
+    std::string gauss_points_pointer;
+  };
+  std::vector<DivisionCheck> division_checks_;
   struct RodPoint {
     int joint;      // the interval joint whose child frame is the point
     double weight;  // quadrature weight [m] (0 at the ends and load points)

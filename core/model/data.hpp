@@ -97,16 +97,7 @@ struct Data {
   /// at the first interval of a rod division (sparse route): the division's diagonal blocks of
   /// dtau_dq and dtau_dv summed over its intervals, transposed (2 nq x nq); empty elsewhere
   std::vector<Eigen::MatrixXd> rod_rows;
-  Eigen::MatrixXd rod_rows_scratch;  ///< 2 max nq_j x 12: one interval's rows, transposed
-  // coordinate groups: the virtual joints sharing one coordinate block (a division's intervals,
-  // or one rigid joint), a chain from group_first; -1 where there is none
-  std::vector<int> group_first, group_previous, group_next;
-  /// per joint: (first joint of a group, that group's last joint on the way to the root) for every
-  /// group on the path from j (its own included, with j) to the root
-  std::vector<std::vector<std::pair<int, int>>> coordinate_path;
-  // the coordinates of j's ancestors lie in [0, ancestor_cols[j]), those of its subtree too in
-  // [0, subtree_cols[j]) (closed-chain wrench derivatives)
-  std::vector<int> ancestor_cols, subtree_cols;
+  Eigen::MatrixXd rod_rows_scratch;       ///< 2 max nq_j x 12: one interval's rows, transposed
   std::vector<TangentExpansion> tangent;  ///< T(Omega_j) expanded (joints with varying S)
   std::vector<Matrix6Xd> S_dot;           ///< time derivative of S_j (6 x nq_j)
   Matrix6Xd dSv_dq;                       ///< d(S v_j)/dq_j of the current joint (6 x max nq_j)

@@ -7,17 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "core/model/bodies/body_kind.hpp"
+#include "core/model/placement.hpp"
+
 namespace tendril {
-
-using Vec3 = std::array<double, 3>;
-
-/// \brief Placement of a frame in its parent: translation [m] then roll-pitch-yaw [rad]
-///        (R = Rz(yaw) Ry(pitch) Rx(roll)).
-struct Placement {
-  Vec3 position{0.0, 0.0, 0.0};
-  Vec3 rpy{0.0, 0.0, 0.0};
-  bool operator==(const Placement&) const = default;
-};
 
 enum class JointType {
   Fixed,
@@ -40,90 +33,27 @@ struct JointDesc {
   bool operator==(const JointDesc&) const = default;
 };
 
-enum class ShapeType { Box, Cylinder, Sphere };
-
-/// \brief Visual (and default inertial) shape of a rigid body, centred at its centre of mass.
-struct ShapeDesc {
-  ShapeType type = ShapeType::Box;
-  Vec3 size{0.1, 0.05, 0.05};  ///< box: full extents x,y,z; cylinder: radius, length (along x), -;
-                               ///< sphere: radius, -, -
-  Vec3 color{0.75, 0.75, 0.78};
-  bool operator==(const ShapeDesc&) const = default;
-};
-
-/// \brief Rigid body: mass properties in the body frame and the frame where children attach.
-struct RigidBodyDesc {
-  double mass = 1.0;         ///< [kg]
-  Vec3 com{0.05, 0.0, 0.0};  ///< centre of mass in the link frame [m]
-  std::array<double, 6> inertia{1e-3, 1e-3, 1e-3,
-                                0.0,  0.0,  0.0};  ///< Ixx Iyy Izz Ixy Ixz Iyz about com [kg m^2]
-  Placement tip{{0.1, 0.0, 0.0},
-                {0.0, 0.0, 0.0}};  ///< frame where children attach, in the link frame
-  ShapeDesc shape;
-  bool operator==(const RigidBodyDesc&) const = default;
-};
-
-enum class SectionShape { Circular, Rectangular };
-
-/// \brief Cross-section that tapers linearly from the start to the end of a division.
-struct CrossSectionDesc {
-  SectionShape shape = SectionShape::Circular;
-  double radius_start = 0.01, radius_end = 0.01;  ///< circular [m]
-  double width_start = 0.02, width_end = 0.02;    ///< rectangular, along local y [m]
-  double height_start = 0.01, height_end = 0.01;  ///< rectangular, along local z [m]
-  bool operator==(const CrossSectionDesc&) const = default;
-};
-
-struct MaterialDesc {
-  double youngs_modulus = 1e6;  ///< E [Pa]
-  std::optional<double> poisson_ratio =
-      0.5;                              ///< nu in (-1, 0.5]; used when shear_modulus is absent
-  std::optional<double> shear_modulus;  ///< G [Pa]; overrides poisson_ratio
-  double density = 1000.0;              ///< rho [kg/m^3]
-  double damping = 0.0;                 ///< eta [Pa s]
-  bool operator==(const MaterialDesc&) const = default;
-};
-
-enum class BasisFamily { Monomial, Legendre, Chebyshev, Fourier, Gaussian, PiecewiseConstant };
-
-/// \brief Strain basis: one family, and per strain component (torsion, bend y, bend z, stretch,
-///        shear y, shear z) an order, or -1 for "component off". Order k gives k+1 modes.
-struct StrainBasisDesc {
-  BasisFamily family = BasisFamily::Legendre;
-  std::array<int, 6> order{2, 2, 2, -1, -1, -1};
-  bool operator==(const StrainBasisDesc&) const = default;
-};
-
-struct DivisionDesc {
-  Placement
-      origin;  ///< start of the division in the end frame of the previous one (or the link frame)
-  double length = 0.5;  ///< [m]
-  CrossSectionDesc section;
-  MaterialDesc material;
-  StrainBasisDesc basis;
-  std::array<double, 6> reference_strain{0.0, 0.0, 0.0,
-                                         1.0, 0.0, 0.0};  ///< xi* [1/m, 1/m, 1/m, -, -, -]
-  int gauss_points = 5;
-  bool operator==(const DivisionDesc&) const = default;
-};
-
-struct SoftBodyDesc {
-  std::vector<DivisionDesc> divisions{DivisionDesc{}};
-  int magnus_order = 4;  ///< 2 or 4
-  bool operator==(const SoftBodyDesc&) const = default;
-};
-
-enum class BodyKind { Rigid, Soft };
-
-/// \brief One link of the tree: a joint to its parent followed by a rigid or a soft body.
+/// \brief One link of the tree: a joint to its parent followed by a body of one of the kinds of
+///        core/model/bodies/body_kind.hpp.
 struct LinkDesc {
   std::string name;
   std::string parent = "world";  ///< name of the parent link, or "world"
   Placement origin;              ///< joint frame in the parent's tip frame
   JointDesc joint;
-  BodyKind kind = BodyKind::Rigid;
-  RigidBodyDesc rigid;  ///< used when kind == Rigid
-  SoftBodyDesc soft;    ///< used when kind == Soft
+  BodyDesc body;
+
+  [[nodiscard]] BodyKind kind() const { return static_cast<BodyKind>(body.index()); }
+  /// \brief The body as a kind. \throw std::bad_variant_access when it is of another kind.
+  RigidBodyDesc& rigid() { return std::get<RigidBodyDesc>(body); }
+  const RigidBodyDesc& rigid() const { return std::get<RigidBodyDesc>(body); }
+  SoftBodyDesc& soft() { return std::get<SoftBodyDesc>(body); }
+  const SoftBodyDesc& soft() const { return std::get<SoftBodyDesc>(body); }
+  ConstantCurvatureBodyDesc& constantCurvature() {
+    return std::get<ConstantCurvatureBodyDesc>(body);
+  }
+  const ConstantCurvatureBodyDesc& constantCurvature() const {
+    return std::get<ConstantCurvatureBodyDesc>(body);
+  }
   bool operator==(const LinkDesc&) const = default;
 };
 

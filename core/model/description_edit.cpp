@@ -208,7 +208,7 @@ Placement toPlacement(const SE3& g) {
 
 double rodLength(const LinkDesc& link) {
   double length = 0.0;
-  for (const DivisionDesc& division : link.soft.divisions) length += division.length;
+  for (const DivisionDesc& division : link.soft().divisions) length += division.length;
   return length;
 }
 
@@ -449,6 +449,8 @@ std::vector<std::string> fieldChoices(const std::string& pointer) {
     return {"constant", "ramp", "sine", "table"};
   }
   if (key == "mode") return {"force", "position"};
+  if (key == "model" && contains(pointer, "/constant_curvature/")) return {"planar", "spatial"};
+  if (key == "stress_model") return {"linear_elastic"};
   return {};
 }
 
@@ -466,21 +468,21 @@ LinkDesc makeRigidLink(const std::string& name, JointType joint) {
   link.name = name;
   link.joint.type = joint;
   link.joint.axis = {0.0, 1.0, 0.0};
-  link.kind = BodyKind::Rigid;
-  link.rigid.mass = 0.5;
-  link.rigid.com = {0.5 * kLength, 0.0, 0.0};
+  link.body = RigidBodyDesc{};
+  link.rigid().mass = 0.5;
+  link.rigid().com = {0.5 * kLength, 0.0, 0.0};
   // a 0.2 x 0.04 x 0.04 box of 0.5 kg
-  const double m = link.rigid.mass, a = kLength, b = 0.04, c = 0.04;
-  link.rigid.inertia = {m * (b * b + c * c) / 12.0,
-                        m * (a * a + c * c) / 12.0,
-                        m * (a * a + b * b) / 12.0,
-                        0.0,
-                        0.0,
-                        0.0};
-  link.rigid.tip.position = {kLength, 0.0, 0.0};
-  link.rigid.shape.type = ShapeType::Box;
-  link.rigid.shape.size = {a, b, c};
-  link.rigid.shape.color = {0.85, 0.33, 0.25};
+  const double m = link.rigid().mass, a = kLength, b = 0.04, c = 0.04;
+  link.rigid().inertia = {m * (b * b + c * c) / 12.0,
+                          m * (a * a + c * c) / 12.0,
+                          m * (a * a + b * b) / 12.0,
+                          0.0,
+                          0.0,
+                          0.0};
+  link.rigid().tip.position = {kLength, 0.0, 0.0};
+  link.rigid().shape.type = ShapeType::Box;
+  link.rigid().shape.size = {a, b, c};
+  link.rigid().shape.color = {0.85, 0.33, 0.25};
   return link;
 }
 
@@ -489,7 +491,7 @@ LinkDesc makeSoftLink(const std::string& name, int divisions) {
   LinkDesc link;
   link.name = name;
   link.joint.type = JointType::Fixed;
-  link.kind = BodyKind::Soft;
+  link.body = SoftBodyDesc{};
   DivisionDesc division;
   division.length = kLength / std::max(divisions, 1);
   division.section.radius_start = division.section.radius_end = 0.01;
@@ -498,7 +500,22 @@ LinkDesc makeSoftLink(const std::string& name, int divisions) {
   division.material.damping = 1e4;
   division.basis.family = BasisFamily::Legendre;
   division.basis.order = {2, 2, 2, -1, -1, -1};
-  link.soft.divisions.assign(static_cast<std::size_t>(std::max(divisions, 1)), division);
+  link.soft().divisions.assign(static_cast<std::size_t>(std::max(divisions, 1)), division);
+  return link;
+}
+
+LinkDesc makeConstantCurvatureLink(const std::string& name, CurvatureModel model, double length) {
+  LinkDesc link;
+  link.name = name;
+  link.joint.type = JointType::Fixed;
+  ConstantCurvatureBodyDesc segment;
+  segment.model = model;
+  segment.length = length;
+  segment.radius = 0.1 * length;  // the slenderness of the model-agnostic paper's PCC robots
+  segment.material.youngs_modulus = 1e6;
+  segment.material.density = 1000.0;
+  segment.material.damping = 1e4;
+  link.body = segment;
   return link;
 }
 
@@ -565,13 +582,13 @@ int addClosedChain(RobotDescription& robot, const std::string& link_a, const std
   chain.joint.axis = {0.0, 1.0, 0.0};  // as the links the studio adds
   chain.planar = planar;
   chain.a.link = link_a;
-  if (body_a.kind == BodyKind::Soft) {
+  if (hasCentreline(body_a.kind())) {
     chain.a.abscissa = -1.0;
   } else {
-    chain.a.placement = body_a.rigid.tip;
+    chain.a.placement = body_a.rigid().tip;
   }
   chain.b.link = link_b;
-  if (b >= 0 && robot.links[static_cast<std::size_t>(b)].kind == BodyKind::Soft) {
+  if (b >= 0 && hasCentreline(robot.links[static_cast<std::size_t>(b)].kind())) {
     chain.b.abscissa = -1.0;
   }
   RobotDescription edited = robot;
@@ -605,7 +622,7 @@ int splitSoftLink(RobotDescription& robot, int link, double abscissa) {
     throw ParseError(pointer, "no such link");
   }
   const LinkDesc& rod = robot.links[static_cast<std::size_t>(link)];
-  if (rod.kind != BodyKind::Soft) throw ParseError(pointer, "only a soft rod can be split");
+  if (rod.kind() != BodyKind::Soft) throw ParseError(pointer, "only a soft rod can be split");
   constexpr double kTiny = 1e-9;
   const double length = rodLength(rod);
   if (!(abscissa > kTiny && abscissa < length - kTiny)) {
@@ -632,16 +649,16 @@ int splitSoftLink(RobotDescription& robot, int link, double abscissa) {
   tail.parent = rod.name;
   tail.origin = Placement{};
   tail.joint = JointDesc{};
-  head.soft.divisions.clear();
-  tail.soft.divisions.clear();
+  head.soft().divisions.clear();
+  tail.soft().divisions.clear();
   // the division holding the cut: split it with its taper interpolated there
   double start = 0.0;
-  for (const DivisionDesc& division : rod.soft.divisions) {
+  for (const DivisionDesc& division : rod.soft().divisions) {
     const double end = start + division.length;
     if (end <= abscissa + kTiny) {
-      head.soft.divisions.push_back(division);
+      head.soft().divisions.push_back(division);
     } else if (start >= abscissa - kTiny) {
-      tail.soft.divisions.push_back(division);
+      tail.soft().divisions.push_back(division);
     } else {
       const double s = (abscissa - start) / division.length;
       auto at = [s](double first, double last) { return first + s * (last - first); };
@@ -656,8 +673,8 @@ int splitSoftLink(RobotDescription& robot, int link, double abscissa) {
       b.width_end = a.width_start = at(division.section.width_start, division.section.width_end);
       b.height_end = a.height_start =
           at(division.section.height_start, division.section.height_end);
-      head.soft.divisions.push_back(before);
-      tail.soft.divisions.push_back(after);
+      head.soft().divisions.push_back(before);
+      tail.soft().divisions.push_back(after);
     }
     start = end;
   }
@@ -684,7 +701,7 @@ int splitSoftLink(RobotDescription& robot, int link, double abscissa) {
 int addLinkAlongRod(RobotDescription& robot, LinkDesc new_link, int rod, double abscissa) {
   const std::string pointer = "/links/" + std::to_string(rod);
   if (rod < 0 || rod >= static_cast<int>(robot.links.size()) ||
-      robot.links[static_cast<std::size_t>(rod)].kind != BodyKind::Soft) {
+      robot.links[static_cast<std::size_t>(rod)].kind() != BodyKind::Soft) {
     throw ParseError(pointer, "select a soft rod to attach along");
   }
   RobotDescription edited = robot;
@@ -752,7 +769,7 @@ int addFluidBody(RobotDescription& robot, const std::string& link) {
   const int index = findLink(robot, link);
   if (index < 0) throw ParseError(pointer, "select a rigid link first");
   const LinkDesc& body = robot.links[static_cast<std::size_t>(index)];
-  if (body.kind != BodyKind::Rigid) {
+  if (body.kind() != BodyKind::Rigid) {
     throw ParseError(pointer, "\"" + link +
                                   "\" is a soft rod: rods take the fluid's drag and added-mass "
                                   "coefficients; only rigid links are listed");
@@ -763,7 +780,7 @@ int addFluidBody(RobotDescription& robot, const std::string& link) {
   RobotDescription edited = robot;
   FluidBodyDesc entry;
   entry.link = link;
-  entry.volume = shapeVolume(body.rigid.shape);  // what it displaces anyway, now shown
+  entry.volume = shapeVolume(body.rigid().shape);  // what it displaces anyway, now shown
   edited.environment.fluid->bodies.push_back(entry);
   const int entry_index = static_cast<int>(edited.environment.fluid->bodies.size()) - 1;
   robot = descriptionFromJson(descriptionToJson(edited));
@@ -789,16 +806,23 @@ int addLink(RobotDescription& robot, LinkDesc link, const std::string& parent) {
 
 int addCable(RobotDescription& robot, const std::string& link) {
   const int index = findLink(robot, link);
-  if (index < 0 || robot.links[static_cast<std::size_t>(index)].kind != BodyKind::Soft) {
-    throw ParseError("/cables", "a cable runs through a soft link; select one first");
+  if (index < 0 || !hasCentreline(robot.links[static_cast<std::size_t>(index)].kind())) {
+    throw ParseError("/cables",
+                     "a cable runs through a soft rod or a constant-curvature segment; select one "
+                     "first");
   }
   const LinkDesc& rod = robot.links[static_cast<std::size_t>(index)];
   Json cable{{"name", uniqueName(robot, "cable")},
              {"link", link},
              {"tension", Json{{"type", "constant"}, {"value", 1.0}}}};
   Json path = Json::array();
-  for (std::size_t d = 0; d < rod.soft.divisions.size(); ++d) {
-    const CrossSectionDesc& section = rod.soft.divisions[d].section;
+  if (rod.kind() == BodyKind::ConstantCurvature) {
+    // halfway out along local y: it bends the segment about z
+    path.push_back(
+        Json{{"division", 0}, {"y", {0.5 * rod.constantCurvature().radius}}, {"z", {0.0}}});
+  }
+  for (std::size_t d = 0; rod.kind() == BodyKind::Soft && d < rod.soft().divisions.size(); ++d) {
+    const CrossSectionDesc& section = rod.soft().divisions[d].section;
     const double r = section.shape == SectionShape::Circular
                          ? section.radius_end
                          : 0.5 * std::min(section.width_end, section.height_end);
@@ -817,11 +841,11 @@ int addPointLoad(RobotDescription& robot, const std::string& link) {
   const int index = findLink(robot, link);
   if (index < 0) throw ParseError("/point_loads", "a point load acts on a link; select one first");
   const LinkDesc& target = robot.links[static_cast<std::size_t>(index)];
-  const bool soft = target.kind == BodyKind::Soft;
+  const bool soft = hasCentreline(target.kind());
   Json load{{"name", uniqueName(robot, "load")},
             {"link", link},
             {"abscissa", soft ? -1.0 : 0.0},
-            {"offset", soft ? Vec3{0.0, 0.0, 0.0} : target.rigid.tip.position},
+            {"offset", soft ? Vec3{0.0, 0.0, 0.0} : target.rigid().tip.position},
             {"frame", "global"},
             {"wrench", {0.0, 0.0, 0.0, 0.0, 0.0, -1.0}},
             {"scale", Json{{"type", "constant"}, {"value", 1.0}}}};

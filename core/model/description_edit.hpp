@@ -70,6 +70,10 @@ LinkDesc makeRigidLink(const std::string& name, JointType joint);
 ///        Legendre bending and torsion of order 2).
 LinkDesc makeSoftLink(const std::string& name, int divisions = 1);
 
+/// \brief A constant-curvature segment on a fixed joint: radius a tenth of the length, the soft
+///        rod's default material (E = 1 MPa, 1000 kg/m^3, eta = 10 kPa s).
+LinkDesc makeConstantCurvatureLink(const std::string& name, CurvatureModel model, double length);
+
 /// \brief Adds \p link attached at the tip of \p parent ("world" or a link name). \return its index
 /// \throw ParseError when the result is invalid (nothing is changed then)
 int addLink(RobotDescription& robot, LinkDesc link, const std::string& parent);

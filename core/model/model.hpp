@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/math/lie.hpp"
@@ -33,10 +34,14 @@ enum class VirtualJointKind {
 struct VirtualJoint {
   VirtualJointKind kind = VirtualJointKind::Rigid;
   int parent = -1;  ///< parent virtual joint (whose child frame this joint starts from), -1 = world
-  int link = -1;    ///< index of the description link it belongs to
-  SE3 g_fixed;      ///< constant placement of the joint base in the parent's child frame
-  int idx_q = 0;    ///< first coordinate of q_j in q
-  int nq = 0;       ///< number of coordinates q_j
+  /// its coordinate group: the virtual joints sharing one coordinate block (a division's
+  /// intervals, or one rigid joint) form a chain from group_first; -1 where there is none
+  /// (declareTopology())
+  int group_first = -1, group_previous = -1, group_next = -1;
+  int link = -1;  ///< index of the description link it belongs to
+  SE3 g_fixed;    ///< constant placement of the joint base in the parent's child frame
+  int idx_q = 0;  ///< first coordinate of q_j in q
+  int nq = 0;     ///< number of coordinates q_j
 
   // rigid: motion basis
   Matrix6Xd Phi;  ///< 6 x nq, columns are unit screws in the joint base frame
@@ -190,6 +195,23 @@ struct CoordinateBlock {
 ///        (sharing a coordinate; blocks that only touch stay apart).
 void addCoordinateBlock(std::vector<CoordinateBlock>& blocks, int idx, int n);
 
+/// \brief The coordinate structure of the virtual-joint tree beyond each joint's group links
+///        (VirtualJoint::group_first ...), declared by buildModel() for the algorithms that walk
+///        it (mass matrix, ID derivatives, closed chains).
+struct Topology {
+  /// per joint: (first joint of a group, that group's last joint on the way to the root) for every
+  /// group on the path from j (its own included, with j) to the root
+  std::vector<std::vector<std::pair<int, int>>> coordinate_path;
+  /// the coordinates of j's ancestors lie in [0, ancestor_cols[j]), those of its subtree too in
+  /// [0, subtree_cols[j])
+  std::vector<int> ancestor_cols, subtree_cols;
+};
+
+struct Model;
+
+/// \brief Fills model.topology from model.joints (parents first).
+void declareTopology(Model& model);
+
 struct Model {
   int nq = 0;  ///< generalised coordinates (rigid joints, rod strain modes); nv == nq
   int nv = 0;
@@ -211,6 +233,7 @@ struct Model {
   double constraint_time_constant = 0.01;  ///< Baumgarte T_B [s]
   CompiledEnvironment environment;         ///< contact and fluid loads
   bool has_added_mass = false;             ///< some joint has_added_mass (mass matrix slow path)
+  Topology topology;                       ///< coordinate groups and paths of the joints
   RobotDescription description;            ///< the source, for drawing and saving
 
   int n_vjoints() const { return static_cast<int>(joints.size()); }

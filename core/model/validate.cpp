@@ -62,11 +62,50 @@ std::optional<DescriptionProblem> findTopologyProblem(const RobotDescription& ro
   return std::nullopt;
 }
 
-double softLinkLength(const LinkDesc& link) {
-  double length = 0.0;
-  for (const DivisionDesc& division : link.soft.divisions) length += division.length;
-  return length;
+double centrelineLength(const LinkDesc& link) {
+  switch (link.kind()) {
+    case BodyKind::Rigid:
+      return 0.0;
+    case BodyKind::Soft: {
+      double length = 0.0;
+      for (const DivisionDesc& division : link.soft().divisions) length += division.length;
+      return length;
+    }
+    case BodyKind::ConstantCurvature:
+      return link.constantCurvature().length;
+  }
+  return 0.0;
 }
+
+namespace {
+
+// a constant-curvature segment's tendon must run inside its section: the offset d(X) = (0, y(X),
+// z(X)), a polynomial of low degree, is checked at nine evenly spaced abscissae from base to tip
+std::optional<DescriptionProblem> findTendonOutsideSection(const LinkDesc& link,
+                                                           const CableSegmentDesc& segment,
+                                                           const std::string& at) {
+  if (link.kind() != BodyKind::ConstantCurvature) return std::nullopt;
+  const ConstantCurvatureBodyDesc& body = link.constantCurvature();
+  const auto value = [](const std::vector<double>& c, double X) {
+    double v = 0.0;
+    for (std::size_t k = c.size(); k-- > 0;) v = v * X + c[k];
+    return v;
+  };
+  for (int k = 0; k <= 8; ++k) {
+    const double X = body.length * k / 8.0;
+    const double y = value(segment.y, X), z = value(segment.z, X);
+    const double offset = std::hypot(y, z);
+    if (!(offset < body.radius)) {
+      return DescriptionProblem{
+          at + "/y", "the tendon runs outside the section: its offset " + std::to_string(offset) +
+                         " m at X = " + std::to_string(X) + " m is not below the radius " +
+                         std::to_string(body.radius) + " m"};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& robot) {
   std::map<std::string, const LinkDesc*> by_name;
@@ -90,8 +129,10 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
     const std::string at = "/cables/" + std::to_string(i);
     const LinkDesc* link = find(cable.link);
     if (!link) return DescriptionProblem{at + "/link", "unknown link \"" + cable.link + "\""};
-    if (link->kind != BodyKind::Soft)
-      return DescriptionProblem{at + "/link", "cables run through soft links only"};
+    if (!hasCentreline(link->kind())) {
+      return DescriptionProblem{
+          at + "/link", "cables run through soft rods and constant-curvature segments only"};
+    }
     for (std::size_t k = 0; k < cable.path.size(); ++k) {
       const int division = cable.path[k].division;
       for (std::size_t earlier = 0; earlier < k; ++earlier) {
@@ -101,11 +142,17 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
               "division " + std::to_string(division) + " appears twice in the path"};
         }
       }
-      if (division < 0 || division >= static_cast<int>(link->soft.divisions.size())) {
+      const int divisions = link->kind() == BodyKind::Soft
+                                ? static_cast<int>(link->soft().divisions.size())
+                                : 1;  // a constant-curvature segment is its one division
+      if (division < 0 || division >= divisions) {
         return DescriptionProblem{
             at + "/path/" + std::to_string(k) + "/division",
             "link \"" + cable.link + "\" has no division " + std::to_string(division)};
       }
+      if (auto problem =
+              findTendonOutsideSection(*link, cable.path[k], at + "/path/" + std::to_string(k)))
+        return problem;
     }
   }
   for (std::size_t i = 0; i < robot.point_loads.size(); ++i) {
@@ -113,10 +160,10 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
     const std::string at = "/point_loads/" + std::to_string(i);
     const LinkDesc* link = find(load.link);
     if (!link) return DescriptionProblem{at + "/link", "unknown link \"" + load.link + "\""};
-    if (link->kind == BodyKind::Soft && load.abscissa != -1.0 &&
-        (load.abscissa < 0.0 || load.abscissa > softLinkLength(*link) + 1e-12)) {
+    if (hasCentreline(link->kind()) && load.abscissa != -1.0 &&
+        (load.abscissa < 0.0 || load.abscissa > centrelineLength(*link) + 1e-12)) {
       return DescriptionProblem{at + "/abscissa", "must lie on the rod, in [0, " +
-                                                      std::to_string(softLinkLength(*link)) +
+                                                      std::to_string(centrelineLength(*link)) +
                                                       "] m, or be -1 (tip)"};
     }
   }
@@ -168,7 +215,7 @@ std::optional<DescriptionProblem> findEnvironmentProblem(const RobotDescription&
       const auto link = std::find_if(robot.links.begin(), robot.links.end(),
                                      [&](const LinkDesc& l) { return l.name == body.link; });
       check(link != robot.links.end(), b + "link", "unknown link \"" + body.link + "\"");
-      check(link == robot.links.end() || link->kind == BodyKind::Rigid, b + "link",
+      check(link == robot.links.end() || link->kind() == BodyKind::Rigid, b + "link",
             "only rigid links are listed (rods use the fluid's coefficients)");
       for (std::size_t k = 0; k < i; ++k) {
         check(fluid->bodies[k].link != body.link, b + "link",
@@ -234,16 +281,17 @@ std::optional<DescriptionProblem> findClosedChainProblem(const RobotDescription&
       if (!by_name.count(frame->link))
         return DescriptionProblem{side_at + "/link", "unknown link \"" + frame->link + "\""};
       const LinkDesc& link = *by_name.at(frame->link);
-      if (link.kind == BodyKind::Rigid && frame->abscissa != 0.0) {
+      if (link.kind() == BodyKind::Rigid && frame->abscissa != 0.0) {
         return DescriptionProblem{side_at + "/abscissa",
                                   "a rigid link has no abscissa (place the frame with "
                                   "\"placement\")"};
       }
-      if (link.kind == BodyKind::Soft && frame->abscissa != -1.0 &&
-          (frame->abscissa < 0.0 || frame->abscissa > softLinkLength(link) + 1e-12)) {
-        return DescriptionProblem{side_at + "/abscissa", "must lie on the rod, in [0, " +
-                                                             std::to_string(softLinkLength(link)) +
-                                                             "] m, or be -1 (tip)"};
+      if (hasCentreline(link.kind()) && frame->abscissa != -1.0 &&
+          (frame->abscissa < 0.0 || frame->abscissa > centrelineLength(link) + 1e-12)) {
+        return DescriptionProblem{side_at + "/abscissa",
+                                  "must lie on the rod, in [0, " +
+                                      std::to_string(centrelineLength(link)) +
+                                      "] m, or be -1 (tip)"};
       }
     }
     if (chain.a.link == chain.b.link && chain.a.abscissa == chain.b.abscissa) {
@@ -256,8 +304,8 @@ std::optional<DescriptionProblem> findClosedChainProblem(const RobotDescription&
 
 std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescription& robot) {
   for (std::size_t i = 0; i < robot.links.size(); ++i) {
-    if (robot.links[i].kind != BodyKind::Soft) continue;
-    const auto& divisions = robot.links[i].soft.divisions;
+    if (robot.links[i].kind() != BodyKind::Soft) continue;
+    const auto& divisions = robot.links[i].soft().divisions;
     for (std::size_t d = 0; d < divisions.size(); ++d) {
       const int modes =
           *std::max_element(divisions[d].basis.order.begin(), divisions[d].basis.order.end()) + 1;

@@ -38,8 +38,9 @@ std::optional<DescriptionProblem> findEnvironmentProblem(const RobotDescription&
 ///        a strain component makes the stiffness matrix singular.
 std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescription& robot);
 
-/// \brief Total length of a soft link [m].
-double softLinkLength(const LinkDesc& link);
+/// \brief Length of a link's centreline [m]: the sum of a rod's divisions, a constant-curvature
+///        segment's length, 0 for a rigid body.
+double centrelineLength(const LinkDesc& link);
 
 /// \brief Link indices ordered parents before children. \pre findTopologyProblem(robot) is empty.
 std::vector<int> topologicalOrder(const RobotDescription& robot);

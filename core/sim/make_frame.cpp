@@ -74,12 +74,12 @@ FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
   const RobotDescription& robot = model.description;
   for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
     const LinkInfo& info = model.links[i];
-    if (info.kind == BodyKind::Soft) {
+    if (hasCentreline(info.kind)) {
       frame->rods.push_back(rodShape(model, data, i, v));
     } else {
       SE3 g_com = data.g[info.joint];
-      g_com.p = g_com.act(Eigen::Vector3d(robot.links[i].rigid.com.data()));
-      frame->bodies.push_back(BodyShape{i, toIsometry(g_com), robot.links[i].rigid.shape});
+      g_com.p = g_com.act(Eigen::Vector3d(robot.links[i].rigid().com.data()));
+      frame->bodies.push_back(BodyShape{i, toIsometry(g_com), robot.links[i].rigid().shape});
     }
     if (info.is_leaf) frame->tips_W.push_back(linkTipPose(model, data, i).p);
   }

@@ -19,9 +19,9 @@ namespace tendril::bench {
 RobotDescription dividedRod(int divisions, int gauss_points) {
   StrainBasisDesc basis;  // Legendre, order 2 in torsion and both bendings: 9 modes per division
   RobotDescription robot = test::uniformRod(1.0, 0.01, basis, gauss_points);
-  DivisionDesc division = robot.links[0].soft.divisions[0];
+  DivisionDesc division = robot.links[0].soft().divisions[0];
   division.length = 1.0 / divisions;
-  robot.links[0].soft.divisions.assign(divisions, division);
+  robot.links[0].soft().divisions.assign(divisions, division);
   return robot;
 }
 

@@ -24,9 +24,9 @@ RobotDescription legendreRod(int divisions) {
   basis.order = {4, 4, 4, 2, 2, 2};
   RobotDescription robot = test::uniformRod(0.5, 0.01, basis, 5);
   robot.name = "legendre_rod_" + std::to_string(24 * divisions);
-  DivisionDesc division = robot.links[0].soft.divisions[0];
+  DivisionDesc division = robot.links[0].soft().divisions[0];
   division.length = 0.5 / divisions;
-  robot.links[0].soft.divisions.assign(divisions, division);
+  robot.links[0].soft().divisions.assign(divisions, division);
   return robot;
 }
 

@@ -19,15 +19,15 @@ inline LinkDesc bar(const std::string& name, const std::string& parent, double l
   // built by a function of another translation unit: GCC 12 sees a false "maybe uninitialized"
   // in an inlined LinkDesc construction
   LinkDesc link = rigidLink(name, parent, JointType::Revolute, {0, 0, 1});
-  link.rigid.tip.rpy = {0, 0, 0};
+  link.rigid().tip.rpy = {0, 0, 0};
   link.joint.pitch = 0.0;
   const double mass = length;
-  link.rigid.mass = mass;
-  link.rigid.com = {0.5 * length, 0, 0};
+  link.rigid().mass = mass;
+  link.rigid().com = {0.5 * length, 0, 0};
   const double I = mass * length * length / 12.0;
-  link.rigid.inertia = {1e-3 * I + 1e-9, I, I, 0, 0, 0};
-  link.rigid.tip.position = {length, 0, 0};
-  link.rigid.shape.size = {length, 0.01, 0.01};
+  link.rigid().inertia = {1e-3 * I + 1e-9, I, I, 0, 0, 0};
+  link.rigid().tip.position = {length, 0, 0};
+  link.rigid().shape.size = {length, 0.01, 0.01};
   return link;
 }
 
@@ -99,7 +99,7 @@ inline RobotDescription softLoop(double damping) {
   basis.order = {1, 2, 2, 1, -1, -1};
   RobotDescription robot = uniformRod(0.3, 0.01, basis, 5);
   robot.name = "soft_loop";
-  robot.links[0].soft.divisions[0].material.damping = damping;
+  robot.links[0].soft().divisions[0].material.damping = damping;
   ClosedChainDesc pin;
   pin.name = "tip_pin";
   pin.joint.type = JointType::Spherical;

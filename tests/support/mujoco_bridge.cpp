@@ -36,7 +36,7 @@ Eigen::Isometry3d bodyPlacement(const RobotDescription& robot, const LinkDesc& l
   }
   for (const LinkDesc& parent : robot.links) {
     if (parent.name == link.parent) {
-      return toIsometry(parent.rigid.tip) * toIsometry(link.origin);
+      return toIsometry(parent.rigid().tip) * toIsometry(link.origin);
     }
   }
   throw std::invalid_argument("link '" + link.name + "' has an unknown parent '" + link.parent +
@@ -121,7 +121,7 @@ class MjcfWriter {
   }
 
   void writeBody(const LinkDesc& link, int depth) {
-    if (link.kind != BodyKind::Rigid) {
+    if (link.kind() != BodyKind::Rigid) {
       throw std::invalid_argument("link '" + link.name + "' is soft: MuJoCo has no Cosserat rods");
     }
     const std::string pad(2 * depth, ' ');
@@ -166,7 +166,7 @@ class MjcfWriter {
     }
     // principal axes computed here: MuJoCo 2.2's own diagonalisation of fullinertia is only
     // accurate to ~1e-8 relative, which would swamp a 1e-9 comparison
-    const RigidBodyDesc& body = link.rigid;
+    const RigidBodyDesc& body = link.rigid();
     const auto& i = body.inertia;
     Eigen::Matrix3d I_c;
     I_c << i[0], i[3], i[4], i[3], i[1], i[5], i[4], i[5], i[2];

@@ -22,14 +22,14 @@ RobotDescription uniformRod(double length, double radius, const StrainBasisDesc&
   robot.name = "rod";
   LinkDesc link;
   link.name = "rod";
-  link.kind = BodyKind::Soft;
+  link.body = SoftBodyDesc{};
   DivisionDesc division;
   division.length = length;
   division.section.radius_start = division.section.radius_end = radius;
   division.basis = basis;
   division.gauss_points = gauss_points;
-  link.soft.divisions = {division};
-  link.soft.magnus_order = magnus_order;
+  link.soft().divisions = {division};
+  link.soft().magnus_order = magnus_order;
   robot.links = {link};
   return robot;
 }
@@ -69,12 +69,12 @@ LinkDesc rigidLink(const std::string& name, const std::string& parent, JointType
   link.joint.type = type;
   link.joint.axis = axis;
   link.joint.pitch = 0.05;
-  link.kind = BodyKind::Rigid;
-  link.rigid.mass = 0.7;
-  link.rigid.com = {0.1, 0.02, -0.01};
-  link.rigid.inertia = {2e-3, 3e-3, 4e-3, 1e-4, -2e-4, 5e-5};
-  link.rigid.tip.position = {0.2, 0.0, 0.03};
-  link.rigid.tip.rpy = {0.1, -0.2, 0.3};
+  link.body = RigidBodyDesc{};
+  link.rigid().mass = 0.7;
+  link.rigid().com = {0.1, 0.02, -0.01};
+  link.rigid().inertia = {2e-3, 3e-3, 4e-3, 1e-4, -2e-4, 5e-5};
+  link.rigid().tip.position = {0.2, 0.0, 0.03};
+  link.rigid().tip.rpy = {0.1, -0.2, 0.3};
   return link;
 }
 
@@ -97,7 +97,7 @@ RobotDescription randomHybrid(unsigned seed) {
     link.origin.position = {0.05 * unit(rng), 0.05 * unit(rng), 0.05 * unit(rng)};
     link.origin.rpy = {unit(rng), unit(rng), unit(rng)};
     if (i % 3 == 2) {  // every third link is soft, with two divisions
-      link.kind = BodyKind::Soft;
+      link.body = SoftBodyDesc{};
       DivisionDesc division;
       division.length = 0.2;
       division.section.radius_start = 0.015;
@@ -111,7 +111,7 @@ RobotDescription randomHybrid(unsigned seed) {
       second.section.shape = SectionShape::Rectangular;
       second.origin.position = {0.0, 0.01, 0.0};
       second.origin.rpy = {0.1, 0.0, -0.2};
-      link.soft.divisions = {division, second};
+      link.soft().divisions = {division, second};
     }
     names.push_back(name);
     robot.links.push_back(link);

@@ -106,13 +106,13 @@ TEST_F(EditingTest, BuildsARevoluteLinkCarryingASoftRodByClicksSavesReopensAndUn
   EXPECT_EQ(window_.viewport()->highlightedLink(), 0);
   clickToolButton("addRodButton");
   ASSERT_EQ(window_.robot().links.size(), 2u);
-  EXPECT_EQ(window_.robot().links[1].kind, BodyKind::Soft);
+  EXPECT_EQ(window_.robot().links[1].kind(), BodyKind::Soft);
   EXPECT_EQ(window_.robot().links[1].parent, window_.robot().links[0].name);
   EXPECT_EQ(window_.modelTree()->linkItemCount(), 2);
 
   // and shorten the rod in the property editor
   typeIntoField("/links/1/soft/divisions/0/length", "0.3");
-  EXPECT_DOUBLE_EQ(window_.robot().links[1].soft.divisions[0].length, 0.3);
+  EXPECT_DOUBLE_EQ(window_.robot().links[1].soft().divisions[0].length, 0.3);
   EXPECT_EQ(window_.undoStack()->count(), 3);
   window_.select(QString());  // the selected rod is tinted: count it untinted
   EXPECT_GT(test::countRodPixels(window_.viewport()->grabFramebuffer()), 200);
@@ -173,7 +173,7 @@ TEST_F(EditingTest, AnInvalidValueIsRefusedWithItsReasonAndNeverApplied) {
   // a valid value clears the message and is applied
   typeIntoField(field, "0.3");
   EXPECT_TRUE(window_.propertyPanel()->errorText().isEmpty());
-  EXPECT_EQ(window_.robot().links[0].soft.divisions[0].material.poisson_ratio, 0.3);
+  EXPECT_EQ(window_.robot().links[0].soft().divisions[0].material.poisson_ratio, 0.3);
   EXPECT_TRUE(window_.isWindowModified());
 }
 
@@ -181,7 +181,7 @@ TEST_F(EditingTest, PropertiesShowEveryFieldWithItsUnit) {
   ASSERT_TRUE(window_.openDefaultExample());
   int rigid = -1;
   for (std::size_t i = 0; i < window_.robot().links.size(); ++i) {
-    if (window_.robot().links[i].kind == BodyKind::Rigid) rigid = static_cast<int>(i);
+    if (window_.robot().links[i].kind() == BodyKind::Rigid) rigid = static_cast<int>(i);
   }
   ASSERT_GE(rigid, 0);
   window_.select(QString("/links/%1").arg(rigid));

@@ -263,12 +263,13 @@ TEST_F(ModelBuildingTest, AttachesALinkAtAChosenPointAlongARod) {
   ASSERT_EQ(robot.links.size(), 3u) << "the rod, its continuation and the new link";
   EXPECT_EQ(window_.undoStack()->count(), edits + 1);
   const LinkDesc& head = robot.links[0];
-  ASSERT_EQ(head.soft.divisions.size(), 2u);
-  EXPECT_NEAR(head.soft.divisions[1].length, 0.1, 1e-12);
+  ASSERT_EQ(head.soft().divisions.size(), 2u);
+  EXPECT_NEAR(head.soft().divisions[1].length, 0.1, 1e-12);
   const int tail = findLink(robot, "rod1_1");
   ASSERT_GE(tail, 0);
   EXPECT_EQ(robot.links[static_cast<std::size_t>(tail)].parent, "rod1");
-  EXPECT_NEAR(robot.links[static_cast<std::size_t>(tail)].soft.divisions.at(0).length, 0.1, 1e-12);
+  EXPECT_NEAR(robot.links[static_cast<std::size_t>(tail)].soft().divisions.at(0).length, 0.1,
+              1e-12);
   const int added = findLink(robot, "link1");
   ASSERT_GE(added, 0);
   EXPECT_EQ(robot.links[static_cast<std::size_t>(added)].parent, "rod1");
@@ -290,7 +291,7 @@ TEST_F(ModelBuildingTest, AttachesALinkAtAChosenPointAlongARod) {
 
   window_.undoStack()->undo();
   EXPECT_EQ(window_.robot().links.size(), 1u);
-  EXPECT_EQ(window_.robot().links[0].soft.divisions.size(), 2u);
+  EXPECT_EQ(window_.robot().links[0].soft().divisions.size(), 2u);
 }
 
 TEST_F(ModelBuildingTest, AttachingAlongARodWithACableIsRefusedWithTheReason) {

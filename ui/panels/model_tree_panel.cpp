@@ -53,7 +53,7 @@ QTreeWidgetItem* makeItem(const QStringList& columns, const QString& pointer, in
 
 QTreeWidgetItem* makeLinkItem(const LinkDesc& link, int index) {
   QTreeWidgetItem* item =
-      makeItem({QString::fromStdString(link.name), link.kind == BodyKind::Soft ? "soft" : "rigid",
+      makeItem({QString::fromStdString(link.name), link.kind() == BodyKind::Soft ? "soft" : "rigid",
                 jointName(link.joint.type)},
                QString("/links/%1").arg(index), index);
   item->setToolTip(0, QString("parent: %1").arg(QString::fromStdString(link.parent)));

@@ -78,8 +78,8 @@ FdResult differentiate(const Model& model, Data& data, int j, const SE3& g, cons
 RobotDescription bodyWithRod() {
   RobotDescription robot;
   LinkDesc body = test::rigidLink("body", "world", JointType::Free);
-  body.rigid.shape.type = ShapeType::Sphere;
-  body.rigid.shape.size = {0.1, 0.0, 0.0};
+  body.rigid().shape.type = ShapeType::Sphere;
+  body.rigid().shape.size = {0.1, 0.0, 0.0};
   robot.links.push_back(body);
   RobotDescription rod = test::uniformRod(0.4, 0.02, StrainBasisDesc{}, 4);
   rod.links[0].parent = "body";
@@ -166,7 +166,7 @@ TEST_P(ContactSensitivityTest, MatchCentralDifferences) {
   const Vector6d eta = (Vector6d() << 0.4, -1.1, 0.7, 0.9, -0.5, 0.3).finished();
   // the rigid body: its bounding sphere sits at the centre of mass, off the frame origin
   const int body = model.links[0].joint;
-  const Eigen::Vector3d com(robot.links[0].rigid.com.data());
+  const Eigen::Vector3d com(robot.links[0].rigid().com.data());
   SCOPED_TRACE("rigid body");
   expectSensitivitiesMatch(
       differentiate(model, data, body, poseWithPointAt(centreAt(0.1), com), eta));
@@ -236,7 +236,7 @@ TEST(ContactTest, PointPressedIntoASphereGetsTheHertzForceAlongTheNormal) {
   Data data(model);
   forwardKinematics(model, data, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv));
   const int body = model.links[0].joint;
-  const Eigen::Vector3d com(robot.links[0].rigid.com.data());
+  const Eigen::Vector3d com(robot.links[0].rigid().com.data());
   const Eigen::Vector3d n = Eigen::Vector3d(-1, 2, 2).normalized();
   const double delta = 0.012, r = 0.1;
   const Eigen::Vector3d centre = Eigen::Vector3d(0.3, 0.1, -0.2) + (0.25 + r - delta) * n;
@@ -276,7 +276,7 @@ TEST(ContactTest, RodOnAPlaneCarriesItsWeight) {
   robot.links[0].joint.type = JointType::Prismatic;
   robot.links[0].joint.axis = {0, 0, 1};
   robot.links[0].origin.position = {0, 0, 0.01};
-  robot.links[0].soft.divisions[0].basis.order = {0, 2, 2, -1, -1, -1};
+  robot.links[0].soft().divisions[0].basis.order = {0, 2, 2, -1, -1, -1};
   ContactDesc contact;
   contact.stiffness = 1e4;
   contact.exponent = 1.5;
@@ -313,12 +313,12 @@ RobotDescription bodyWithRodInWater(double density_ratio) {
   fluid.added_mass_coefficient = 1.0;
   FluidBodyDesc body;
   body.link = "body";
-  body.volume = robot.links[0].rigid.mass / fluid.density * density_ratio;
+  body.volume = robot.links[0].rigid().mass / fluid.density * density_ratio;
   body.drag = {0.01, 0.02, 0.03, 2.0, 3.0, 4.0};
   body.added_mass = {1e-3, 2e-3, 3e-3, 0.3, 0.5, 0.4};
   fluid.bodies.push_back(body);
   robot.environment.fluid = fluid;
-  robot.links[1].soft.divisions[0].material.density = fluid.density * density_ratio;
+  robot.links[1].soft().divisions[0].material.density = fluid.density * density_ratio;
   return robot;
 }
 
@@ -366,8 +366,8 @@ TEST(FluidTest, FallingBodyReachesTheClosedFormTerminalVelocity) {
   // (m - rho V) g = d |v| v at terminal velocity, whatever the added mass
   RobotDescription robot;
   LinkDesc body = test::rigidLink("body", "world", JointType::Free);
-  body.rigid.mass = 1.0;
-  body.rigid.com = {0, 0, 0};
+  body.rigid().mass = 1.0;
+  body.rigid().com = {0, 0, 0};
   robot.links.push_back(body);
   FluidDesc fluid;
   fluid.density = 1000.0;
@@ -401,7 +401,7 @@ TEST(AddedMassTest, MassMatrixGainsTheJacobianSumAndStaysPositiveDefinite) {
   FluidDesc fluid;
   fluid.added_mass_coefficient = 0.8;
   for (const LinkDesc& link : robot.links) {
-    if (link.kind != BodyKind::Rigid) continue;
+    if (link.kind() != BodyKind::Rigid) continue;
     FluidBodyDesc body;
     body.link = link.name;
     body.added_mass = {1e-3, 2e-3, 3e-3, 0.3, 0.5, 0.4};

@@ -169,8 +169,8 @@ TEST(InternalForcesTest, BlockwiseProductsEqualTheDenseOnes) {
     const test::State x = randomState(model, 15);
     std::size_t divisions = 0;
     for (const LinkDesc& link : robot.links) {
-      if (link.kind != BodyKind::Soft) continue;
-      for (const auto& division : link.soft.divisions)
+      if (link.kind() != BodyKind::Soft) continue;
+      for (const auto& division : link.soft().divisions)
         divisions += strainBasisDof(division.basis) > 0 ? 1 : 0;
     }
     EXPECT_EQ(model.elastic_blocks.size(), divisions);
@@ -370,13 +370,13 @@ TEST(ForwardDynamicsTest, TreeFactorSolvesBranchedMassMatrices) {
 TEST(InverseDynamicsTest, SinglePendulumMatchesClosedForm) {
   RobotDescription robot;
   LinkDesc link = test::rigidLink("pendulum", "world", JointType::Revolute, {0, 0, 1});
-  link.rigid.com = {0.3, 0.0, 0.0};
-  link.rigid.inertia = {3.5e-3, 2e-3, 5e-3, 0, 0, 0};
+  link.rigid().com = {0.3, 0.0, 0.0};
+  link.rigid().inertia = {3.5e-3, 2e-3, 5e-3, 0, 0, 0};
   robot.links = {link};
   robot.gravity = {0.0, -9.81, 0.0};
   const Model model = buildModel(robot);
   Data data(model);
-  const double m = link.rigid.mass, l = 0.3, I_zz = 5e-3;
+  const double m = link.rigid().mass, l = 0.3, I_zz = 5e-3;
   for (double angle : {-2.0, 0.0, 0.7, 2.5}) {
     Eigen::VectorXd q(1), v(1), a(1);
     q << angle;

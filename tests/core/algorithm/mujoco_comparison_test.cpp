@@ -59,11 +59,11 @@ LinkDesc randomRigidLink(std::mt19937& rng, const std::string& name, const std::
   link.joint.axis = randomVec3(rng, 1.0);  // not normalised: both engines normalise
   link.origin.position = randomVec3(rng, 0.1);
   link.origin.rpy = randomVec3(rng, std::numbers::pi);
-  link.rigid.mass = mass(rng);
-  link.rigid.com = randomVec3(rng, 0.1);
-  link.rigid.inertia = randomInertia(rng, 2e-3);
-  link.rigid.tip.position = randomVec3(rng, 0.2);
-  link.rigid.tip.rpy = randomVec3(rng, std::numbers::pi);
+  link.rigid().mass = mass(rng);
+  link.rigid().com = randomVec3(rng, 0.1);
+  link.rigid().inertia = randomInertia(rng, 2e-3);
+  link.rigid().tip.position = randomVec3(rng, 0.2);
+  link.rigid().tip.rpy = randomVec3(rng, std::numbers::pi);
   return link;
 }
 
@@ -264,9 +264,9 @@ TEST(MujocoComparisonTest, DetectsAPerturbedTwin) {
   }
 
   const std::vector<std::pair<std::string, std::function<void(LinkDesc&, Vec3&)>>> edits = {
-      {"com", [](LinkDesc& l, Vec3&) { l.rigid.com[1] += 1e-3; }},
-      {"inertia Ixy", [](LinkDesc& l, Vec3&) { l.rigid.inertia[3] += 1e-5; }},
-      {"mass", [](LinkDesc& l, Vec3&) { l.rigid.mass *= 1.001; }},
+      {"com", [](LinkDesc& l, Vec3&) { l.rigid().com[1] += 1e-3; }},
+      {"inertia Ixy", [](LinkDesc& l, Vec3&) { l.rigid().inertia[3] += 1e-5; }},
+      {"mass", [](LinkDesc& l, Vec3&) { l.rigid().mass *= 1.001; }},
       {"axis", [](LinkDesc& l, Vec3&) { l.joint.axis[0] += 1e-3; }},
       {"roll and yaw swapped",
        [](LinkDesc& l, Vec3&) { std::swap(l.origin.rpy[0], l.origin.rpy[2]); }},

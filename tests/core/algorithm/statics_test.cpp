@@ -48,7 +48,7 @@ TEST(StaticsTest, SmallSelfWeightDeflectionMatchesEulerBernoulli) {
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nq);
   const StaticsResult result = solveStatics(model, data, zero);
   ASSERT_TRUE(result.converged) << result.message;
-  const DivisionDesc& d = robot.links[0].soft.divisions[0];
+  const DivisionDesc& d = robot.links[0].soft().divisions[0];
   const double r = d.section.radius_start, A = M_PI * r * r, I = M_PI * std::pow(r, 4) / 4;
   const double w = d.material.density * A * 0.01;
   const double expected = w * std::pow(d.length, 4) / (8.0 * d.material.youngs_modulus * I);
@@ -106,7 +106,7 @@ struct RodConstants {
 };
 
 RodConstants constantsOf(const RobotDescription& robot) {
-  const DivisionDesc& d = robot.links[0].soft.divisions[0];
+  const DivisionDesc& d = robot.links[0].soft().divisions[0];
   const double r = d.section.radius_start;
   const double nu = *d.material.poisson_ratio;
   return {d.length,     d.material.youngs_modulus, d.material.youngs_modulus / (2 * (1 + nu)),

@@ -82,7 +82,7 @@ TEST(JsonIoTest, SaveIsAtomicAndReplacesTheFile) {
 TEST(JsonIoTest, ModesThatNoGaussPointSeesAreRejected) {
   // seven piecewise-constant pieces and seven Gauss points: pieces 1 and 5 hold none
   RobotDescription robot = loadRobot(fs::path(TENDRIL_EXAMPLES_DIR) / "soft_cantilever.json");
-  DivisionDesc& division = robot.links[0].soft.divisions[0];
+  DivisionDesc& division = robot.links[0].soft().divisions[0];
   division.basis.family = BasisFamily::PiecewiseConstant;
   division.basis.order = {-1, 6, -1, -1, -1, -1};
   division.gauss_points = 7;
@@ -108,8 +108,8 @@ TEST(JsonIoTest, ShearModulusAndPoissonRatioAreExclusive) {
   }
   j["links"][0]["soft"]["divisions"][0]["material"].erase("poisson_ratio");
   const RobotDescription robot = parseRobot(j.dump());
-  EXPECT_DOUBLE_EQ(*robot.links[0].soft.divisions[0].material.shear_modulus, 3e5);
-  EXPECT_FALSE(robot.links[0].soft.divisions[0].material.poisson_ratio.has_value());
+  EXPECT_DOUBLE_EQ(*robot.links[0].soft().divisions[0].material.shear_modulus, 3e5);
+  EXPECT_FALSE(robot.links[0].soft().divisions[0].material.poisson_ratio.has_value());
 }
 
 // a broken model, the JSON pointer its error must name, and a fragment of the reason

@@ -19,7 +19,7 @@ TEST(DescriptionEdit, BuildsARevoluteLinkCarryingASoftRod) {
   ASSERT_EQ(robot.links.size(), 2u);
   EXPECT_EQ(robot.links[0].joint.type, JointType::Revolute);
   EXPECT_EQ(robot.links[1].parent, "arm");
-  EXPECT_EQ(robot.links[1].soft.divisions.size(), 2u);
+  EXPECT_EQ(robot.links[1].soft().divisions.size(), 2u);
   EXPECT_NO_THROW(checkDescription(robot));
   EXPECT_EQ(parseRobot(serializeRobot(robot)), robot);
 }
@@ -50,7 +50,7 @@ TEST(DescriptionEdit, AddsPointLoadsAtTheTip) {
   addPointLoad(robot, "arm");
   ASSERT_EQ(robot.point_loads.size(), 2u);
   EXPECT_EQ(robot.point_loads[0].abscissa, -1.0);
-  EXPECT_EQ(robot.point_loads[1].offset, robot.links[0].rigid.tip.position);
+  EXPECT_EQ(robot.point_loads[1].offset, robot.links[0].rigid().tip.position);
   EXPECT_NE(robot.point_loads[0].name, robot.point_loads[1].name);
 }
 
@@ -78,7 +78,7 @@ TEST(DescriptionEdit, RemovesOneCable) {
 TEST(DescriptionEdit, SetsAFieldByPointerAndRejectsAnInvalidOneNamingIt) {
   const RobotDescription robot = hybridRobot();
   const RobotDescription heavier = withValue(robot, "/links/0/rigid/mass", 2.5);
-  EXPECT_EQ(heavier.links[0].rigid.mass, 2.5);
+  EXPECT_EQ(heavier.links[0].rigid().mass, 2.5);
   try {
     (void)withValue(robot, "/links/1/soft/divisions/0/material/poisson_ratio", 0.7);
     FAIL() << "accepted a Poisson ratio of 0.7";

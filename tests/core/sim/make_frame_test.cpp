@@ -28,7 +28,7 @@ struct BentRod {
     StrainBasisDesc basis;
     basis.order = {-1, -1, 0, 0, -1, -1};  // bend_z, stretch: constants
     RobotDescription robot = test::uniformRod(kLength, kRadiusBase, basis, 4);
-    robot.links[0].soft.divisions[0].section.radius_end = kRadiusTip;
+    robot.links[0].soft().divisions[0].section.radius_end = kRadiusTip;
     robot.gravity = {0.0, 0.0, 0.0};
     return robot;
   }
@@ -53,7 +53,7 @@ TEST(MakeFrameTest, RodQuantitiesMatchTheClosedFormsOfATaperedRod) {
   const int intervals = info.last_interval - info.first_interval + 1;
   ASSERT_EQ(static_cast<int>(shape.interval_values.size()), intervals);
   ASSERT_EQ(shape.points.size(), static_cast<std::size_t>(intervals * kSamplesPerInterval + 1));
-  const double E = rod.model.description.links[0].soft.divisions[0].material.youngs_modulus;
+  const double E = rod.model.description.links[0].soft().divisions[0].material.youngs_modulus;
   double X = 0.0;
   for (int k = 0; k < intervals; ++k) {
     const double h = rod.model.joints[info.first_interval + k].h;
@@ -94,7 +94,7 @@ TEST(MakeFrameTest, InternalForcesOfAMovingViscousRodAddTheViscousPart) {
   constexpr double kEta = 2.0e4;                               // [Pa s]
   constexpr double kCurvatureRate = -0.8, kStretchRate = 0.5;  // [1/(m s)], [1/s]
   RobotDescription robot = BentRod::description();
-  robot.links[0].soft.divisions[0].material.damping = kEta;
+  robot.links[0].soft().divisions[0].material.damping = kEta;
   const Model model = buildModel(robot);
   Data data(model);
   Eigen::VectorXd q(2), v(2);
@@ -102,7 +102,7 @@ TEST(MakeFrameTest, InternalForcesOfAMovingViscousRodAddTheViscousPart) {
   v << kCurvatureRate, kStretchRate;
   const FramePtr frame = makeFrame(model, data, q, v, 0.0);
   const RodShape& shape = frame->rods.at(0);
-  const double E = robot.links[0].soft.divisions[0].material.youngs_modulus;
+  const double E = robot.links[0].soft().divisions[0].material.youngs_modulus;
   const LinkInfo& info = model.links[0];
   double X = 0.0;
   for (std::size_t k = 0; k < shape.interval_values.size(); ++k) {
@@ -130,8 +130,8 @@ TEST(MakeFrameTest, BendingMomentOfACantileverBalancesItsWeight) {
   StrainBasisDesc basis;
   basis.order = {-1, 2, -1, -1, -1, -1};  // bend_y: Legendre up to quadratic
   RobotDescription robot = test::uniformRod(kL, kRadius, basis, 5);
-  robot.links[0].soft.divisions[0].material.youngs_modulus = kE;
-  robot.links[0].soft.divisions[0].material.density = kRho;
+  robot.links[0].soft().divisions[0].material.youngs_modulus = kE;
+  robot.links[0].soft().divisions[0].material.density = kRho;
   robot.gravity = {0.0, 0.0, -kG};  // the rod lies along x
   const Model model = buildModel(robot);
   Data data(model);

@@ -19,7 +19,7 @@ Model softRod(double damping, bool gravity) {
   StrainBasisDesc basis;
   basis.order = {1, 2, 2, 0, -1, -1};
   RobotDescription robot = test::uniformRod(0.3, 0.015, basis, 4);
-  robot.links[0].soft.divisions[0].material.damping = damping;
+  robot.links[0].soft().divisions[0].material.damping = damping;
   if (!gravity) robot.gravity = {0, 0, 0};
   return buildModel(robot);
 }

@@ -328,7 +328,7 @@ void rodPoseAt(const RodShape& rod, double length, double x, Eigen::Vector3d& p,
 /// The reference length of soft link \p link [m]: the sum of its divisions.
 double rodLength(const RobotDescription& robot, int link) {
   double length = 0.0;
-  for (const DivisionDesc& d : robot.links[static_cast<std::size_t>(link)].soft.divisions) {
+  for (const DivisionDesc& d : robot.links[static_cast<std::size_t>(link)].soft().divisions) {
     length += d.length;
   }
   return length;
@@ -359,7 +359,7 @@ vtkSmartPointer<vtkPolyData> makeCableLines(const RobotDescription& robot, const
     const int link = linkIndex(robot, cable.link);
     const RodShape* rod = link >= 0 ? rodOf(frame, link) : nullptr;
     if (rod == nullptr) continue;
-    const auto& divisions = robot.links[static_cast<std::size_t>(link)].soft.divisions;
+    const auto& divisions = robot.links[static_cast<std::size_t>(link)].soft().divisions;
     std::vector<double> start(divisions.size() + 1, 0.0);
     for (std::size_t d = 0; d < divisions.size(); ++d)
       start[d + 1] = start[d] + divisions[d].length;
@@ -407,7 +407,7 @@ vtkSmartPointer<vtkPolyData> makeLoadArrows(const RobotDescription& robot, const
     }
     for (const BodyShape& body : frame.bodies) {
       if (body.link != link) continue;
-      const Vec3& com = robot.links[static_cast<std::size_t>(link)].rigid.com;
+      const Vec3& com = robot.links[static_cast<std::size_t>(link)].rigid().com;
       R = body.pose_W.linear();
       p = body.pose_W.translation() - R * Eigen::Vector3d(com[0], com[1], com[2]);
       placed = true;
@@ -486,21 +486,21 @@ void completePlace(const RobotDescription& robot, JointGlyphPlace& place) {
   place.g_LG.translation() = Eigen::Vector3d(place.placement.position.data());
   place.g_LG.linear() = rotationOf(place.placement.rpy) * R_axis;
   const LinkDesc& link = robot.links[static_cast<std::size_t>(place.link)];
-  place.rod_length = link.kind == BodyKind::Soft ? rodLength(robot, place.link) : 0.0;
+  place.rod_length = link.kind() == BodyKind::Soft ? rodLength(robot, place.link) : 0.0;
 }
 
 // glyph size from the body it sits on: a little wider than its thinnest dimension, so that it
 // shows on a bar without swallowing a plate
 double glyphSize(const LinkDesc& link) {
   constexpr double kMinimum = 0.01;  // [m]
-  if (link.kind == BodyKind::Soft) {
-    const CrossSectionDesc& section = link.soft.divisions.front().section;
+  if (link.kind() == BodyKind::Soft) {
+    const CrossSectionDesc& section = link.soft().divisions.front().section;
     const double r = section.shape == SectionShape::Circular
                          ? section.radius_start
                          : 0.5 * std::max(section.width_start, section.height_start);
     return std::max(3.0 * r, kMinimum);
   }
-  const ShapeDesc& shape = link.rigid.shape;
+  const ShapeDesc& shape = link.rigid().shape;
   switch (shape.type) {
     case ShapeType::Box:
       return std::max(1.3 * std::min(shape.size[1], shape.size[2]), kMinimum);
@@ -576,7 +576,7 @@ std::optional<Eigen::Isometry3d> linkFramePose(const RobotDescription& robot, co
   }
   for (const BodyShape& body : frame.bodies) {
     if (body.link != link) continue;
-    const Vec3& com = robot.links[static_cast<std::size_t>(link)].rigid.com;
+    const Vec3& com = robot.links[static_cast<std::size_t>(link)].rigid().com;
     g.linear() = body.pose_W.linear();
     g.translation() = body.pose_W.translation() - g.linear() * Eigen::Vector3d(com.data());
     return g;
@@ -602,7 +602,7 @@ std::vector<JointGlyphPlace> jointGlyphPlaces(const RobotDescription& robot) {
     place.link = linkIndex(robot, chain.a.link);
     if (place.link < 0) continue;
     const LinkDesc& link = robot.links[static_cast<std::size_t>(place.link)];
-    place.abscissa = link.kind == BodyKind::Soft ? chain.a.abscissa : -2.0;
+    place.abscissa = link.kind() == BodyKind::Soft ? chain.a.abscissa : -2.0;
     place.placement = chain.a.placement;
     place.axis = chain.joint.axis;
     place.type = chain.joint.type == JointType::Fixed ? JointType::Spherical : chain.joint.type;
