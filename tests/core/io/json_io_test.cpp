@@ -56,6 +56,19 @@ TEST(JsonIoTest, SaveLoadSaveIsByteIdentical) {
   }
 }
 
+TEST(JsonIoTest, VersionOneFilesReadAndSaveAsVersionTwo) {
+  // the bundled examples are version-1 files: read as such, they save as version 2 and read back
+  // to the same description
+  const fs::path path = fs::path(TENDRIL_EXAMPLES_DIR) / "hybrid_serial_robot.json";
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(text.find("\"schema_version\": 1"), std::string::npos);
+  const RobotDescription robot = parseRobot(text);
+  const std::string saved = serializeRobot(robot);
+  EXPECT_NE(saved.find("\"schema_version\": 2"), std::string::npos);
+  EXPECT_EQ(parseRobot(saved), robot);
+}
+
 TEST(JsonIoTest, DescriptionIsKeptAndOptional) {
   RobotDescription robot = test::example("paper_cable_manipulator");
   EXPECT_NE(robot.description.find("Table 2"), std::string::npos);
@@ -202,6 +215,16 @@ const BrokenCase kBrokenCases[] = {
     BrokenCase{"environment_unknown_key.json", "/environment/contact/stifness", "unknown key"},
     BrokenCase{"fluid_unknown_body.json", "/environment/fluid/bodies/0/link", "unknown link"},
     BrokenCase{"fluid_negative_density.json", "/environment/fluid/density", "must not be negative"},
+    BrokenCase{"three_bodies.json", "/links/0", "exactly one"},
+    BrokenCase{"cc_zero_length.json", "/links/0/constant_curvature/length", "must be positive"},
+    BrokenCase{"cc_negative_radius.json", "/links/0/constant_curvature/radius", "must be positive"},
+    BrokenCase{"cc_unknown_stress_model.json", "/links/0/constant_curvature/stress_model",
+               "unknown value \"hyperelastic_magic\" (expected one of: linear_elastic)"},
+    BrokenCase{"cc_unknown_model.json", "/links/0/constant_curvature/model",
+               "unknown value \"helical\""},
+    BrokenCase{"cc_tendon_outside_section.json", "/cables/0/path/0/y",
+               "the tendon runs outside the section"},
+    BrokenCase{"cc_tendon_second_division.json", "/cables/0/path/0/division", "has no division 1"},
     BrokenCase{"missing_file.json", "", "cannot open"}};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BrokenModelTest, ::testing::ValuesIn(kBrokenCases),
