@@ -16,6 +16,24 @@
 #include "core/model/model.hpp"
 
 namespace tendril::cli {
+namespace {
+
+// "rigid", "soft, 2 division(s)", "constant curvature (planar)"
+std::string bodySummary(const LinkDesc& link) {
+  switch (link.kind()) {
+    case BodyKind::Rigid:
+      return "rigid";
+    case BodyKind::Soft:
+      return "soft, " + std::to_string(link.soft().divisions.size()) + " division(s)";
+    case BodyKind::ConstantCurvature:
+      return std::string("constant curvature (") +
+             (link.constantCurvature().model == CurvatureModel::Planar ? "planar" : "spatial") +
+             ")";
+  }
+  return "";
+}
+
+}  // namespace
 
 int runInfo(const Args& args) {
   const std::vector<Option> options = {
@@ -36,11 +54,7 @@ int runInfo(const Args& args) {
   for (std::size_t i = 0; i < robot->links.size(); ++i) {
     const LinkDesc& link = robot->links[i];
     std::cout << "  " << std::left << std::setw(16) << link.name << " parent " << std::setw(12)
-              << link.parent
-              << (link.kind() == BodyKind::Soft
-                      ? " soft, " + std::to_string(link.soft().divisions.size()) + " division(s)"
-                      : " rigid")
-              << ", " << model.links[i].nq << " dof\n";
+              << link.parent << " " << bodySummary(link) << ", " << model.links[i].nq << " dof\n";
   }
   std::cout << "cables: " << robot->cables.size() << ", point loads: " << robot->point_loads.size()
             << ", joint inputs: " << robot->joint_inputs.size() << "\n";
