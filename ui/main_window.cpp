@@ -373,9 +373,11 @@ void MainWindow::createModelMenu() {
         [this, divisions] { addSoftRod(divisions); });
     action->setObjectName(QString("addSoftRod%1Action").arg(divisions));
   }
+  createConstantCurvatureMenu(menu);
   add_cable_action_ = menu->addAction(tr("Add &Cable"), this, &MainWindow::addCable);
   add_cable_action_->setObjectName("addCableAction");
-  add_cable_action_->setToolTip(tr("Add a cable through the selected soft rod"));
+  add_cable_action_->setToolTip(
+      tr("Add a cable through the selected soft rod or constant-curvature segment"));
   add_load_action_ = menu->addAction(tr("Add Point &Load"), this, &MainWindow::addPointLoad);
   add_load_action_->setObjectName("addPointLoadAction");
   add_load_action_->setToolTip(tr("Add a force at the tip of the selected link"));
@@ -575,6 +577,7 @@ void MainWindow::createToolBars() {
   add_rod->setPopupMode(QToolButton::MenuButtonPopup);
   connect(add_rod, &QToolButton::clicked, this, [this] { addSoftRod(1); });
   bar->addWidget(add_rod);
+  bar->addWidget(createConstantCurvatureButton(bar));
   bar->addAction(add_cable_action_);
   bar->addAction(add_load_action_);
   bar->addAction(remove_action_);

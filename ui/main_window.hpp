@@ -35,6 +35,7 @@ class QMenu;
 class QProgressBar;
 class QThread;
 class QTimer;
+class QToolButton;
 class QUndoStack;
 
 namespace tendril {
@@ -69,7 +70,10 @@ class MainWindow : public QMainWindow {
   bool addRigidLink(JointType joint);
   /// \brief Adds a soft rod of \p divisions divisions at the tip of the selected link.
   bool addSoftRod(int divisions = 1);
-  /// \brief Adds a cable through the selected soft link.
+  /// \brief Adds a constant-curvature segment of \p model at the tip of the selected link, as
+  ///        long as the soft rod addSoftRod() makes (0.4 m; radius a tenth of that).
+  bool addConstantCurvatureSegment(CurvatureModel model);
+  /// \brief Adds a cable through the selected soft rod or constant-curvature segment.
   bool addCable();
   /// \brief Adds a point load at the tip of the selected link.
   bool addPointLoad();
@@ -247,6 +251,8 @@ class MainWindow : public QMainWindow {
   void createSimulateMenu();
   void createHelpMenu();
   void createModelMenu();
+  void createConstantCurvatureMenu(QMenu* model_menu);
+  QToolButton* createConstantCurvatureButton(QWidget* parent);
   void createToolBars();
   void populateExamplesMenu();
   void createStatusBar();
@@ -325,6 +331,7 @@ class MainWindow : public QMainWindow {
   QMenu* examples_menu_ = nullptr;
   QMenu* add_link_menu_ = nullptr;
   QMenu* add_rod_menu_ = nullptr;
+  QMenu* add_cc_menu_ = nullptr;  // planar and spatial constant-curvature segments
   QAction* add_cable_action_ = nullptr;
   QAction* add_load_action_ = nullptr;
   QAction* add_input_action_ = nullptr;

@@ -5,12 +5,14 @@
 #include <QMenu>
 #include <QSignalBlocker>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/io/json_io.hpp"
 #include "core/model/description_edit.hpp"
+#include "core/model/validate.hpp"
 #include "core/sim/rest_frame.hpp"
 #include "ui/edit_commands.hpp"
 #include "ui/environment_dialog.hpp"
@@ -160,6 +162,62 @@ bool MainWindow::addSoftRod(int divisions) {
   }
 }
 
+// the length of the soft rod the builder makes (0.4 m), so that the two kinds compare side by side;
+// the radius is then a tenth of it (makeConstantCurvatureLink)
+bool MainWindow::addConstantCurvatureSegment(CurvatureModel model) {
+  const double length = centrelineLength(makeSoftLink("rod"));
+  RobotDescription after = robot_;
+  try {
+    const int index =
+        addLink(after, makeConstantCurvatureLink(uniqueName(robot_, "segment"), model, length),
+                attachmentParent());
+    return applyEdit(tr("Add constant-curvature segment"), after, QString("/links/%1").arg(index));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot add a constant-curvature segment"), QString::fromStdString(error.what()));
+    return false;
+  }
+}
+
+// Model > Add Constant-Curvature Segment and its tool button (beside Soft Rod)
+void MainWindow::createConstantCurvatureMenu(QMenu* model_menu) {
+  add_cc_menu_ = model_menu->addMenu(tr("Add Constant-C&urvature Segment"));
+  add_cc_menu_->setObjectName("addConstantCurvatureMenu");
+  add_cc_menu_->setToolTipsVisible(true);
+  struct Entry {
+    CurvatureModel model;
+    const char* object_name;
+    QString text, tip;
+  };
+  const Entry entries[] = {
+      {CurvatureModel::Planar, "addPlanarSegmentAction", tr("&Planar (bending angle)"),
+       tr("One coordinate: the bending angle about the segment's y axis")},
+      {CurvatureModel::Spatial, "addSpatialSegmentAction",
+       tr("&Spatial (two bending angles, elongation)"),
+       tr("Three coordinates: the bending angles about y and z and the elongation")},
+  };
+  for (const Entry& entry : entries) {
+    const CurvatureModel model = entry.model;
+    QAction* action = add_cc_menu_->addAction(
+        entry.text, this, [this, model] { addConstantCurvatureSegment(model); });
+    action->setObjectName(entry.object_name);
+    action->setToolTip(entry.tip);
+  }
+}
+
+QToolButton* MainWindow::createConstantCurvatureButton(QWidget* parent) {
+  auto* button = new QToolButton(parent);
+  button->setObjectName("addSegmentButton");
+  button->setText(tr("CC Segment"));
+  button->setToolTip(
+      tr("Add a planar constant-curvature segment at the tip of the selection (menu: planar or "
+         "spatial)"));
+  button->setMenu(add_cc_menu_);
+  button->setPopupMode(QToolButton::MenuButtonPopup);
+  connect(button, &QToolButton::clicked, this,
+          [this] { addConstantCurvatureSegment(CurvatureModel::Planar); });
+  return button;
+}
+
 bool MainWindow::addCable() {
   RobotDescription after = robot_;
   try {
@@ -301,7 +359,13 @@ void MainWindow::onAddClosedLoopJoint() {
 void MainWindow::onAddLinkAlongRod() {
   const int link = selectedLinkIndex();
   if (link < 0 || robot_.links[static_cast<std::size_t>(link)].kind() != BodyKind::Soft) {
-    showError(tr("Cannot attach along a rod"), tr("Select a soft rod first."));
+    // only a GVS rod can be split in two; a constant-curvature segment bends as one piece
+    const bool segment = link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind() ==
+                                          BodyKind::ConstantCurvature;
+    showError(tr("Cannot attach along a rod"),
+              segment ? tr("A constant-curvature segment cannot be split: attach at its tip "
+                           "(Model > Add ...) instead.")
+                      : tr("Select a soft rod first."));
     return;
   }
   AttachAlongRodDialog dialog(robot_.links[static_cast<std::size_t>(link)], this);
@@ -371,6 +435,7 @@ QMenu* MainWindow::createContextMenu() {
   auto* menu = new QMenu(this);
   menu->addMenu(add_link_menu_);
   menu->addMenu(add_rod_menu_);
+  menu->addMenu(add_cc_menu_);
   menu->addAction(add_cable_action_);
   menu->addAction(add_load_action_);
   menu->addAction(add_input_action_);
@@ -387,17 +452,17 @@ QMenu* MainWindow::createContextMenu() {
 
 void MainWindow::updateModelActions() {
   const int link = selectedLinkIndex();
-  const bool soft =
-      link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind() == BodyKind::Soft;
-  add_cable_action_->setEnabled(soft);
+  const BodyKind kind =
+      link >= 0 ? robot_.links[static_cast<std::size_t>(link)].kind() : BodyKind::Rigid;
+  // cables run along any centreline; only a GVS rod can be split to attach along it
+  add_cable_action_->setEnabled(link >= 0 && hasCentreline(kind));
   add_load_action_->setEnabled(link >= 0);
   add_input_action_->setEnabled(
       link >= 0 && robot_.links[static_cast<std::size_t>(link)].joint.type != JointType::Fixed);
-  add_along_rod_action_->setEnabled(soft);
+  add_along_rod_action_->setEnabled(link >= 0 && kind == BodyKind::Soft);
   add_loop_action_->setEnabled(!robot_.links.empty());
   // a rigid link gets an entry of its own in the fluid (rods use the fluid's coefficients)
-  const bool rigid =
-      link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind() == BodyKind::Rigid;
+  const bool rigid = link >= 0 && kind == BodyKind::Rigid;
   const bool listed =
       rigid && findFluidBody(robot_, robot_.links[static_cast<std::size_t>(link)].name) >= 0;
   add_to_fluid_action_->setEnabled(rigid && !listed && robot_.environment.fluid.has_value());

@@ -202,6 +202,8 @@ bool isDimensionless(const QString& pointer) {
                                       "shape",
                                       "family",
                                       "mode",
+                                      "model",
+                                      "stress_model",
                                       "frame",
                                       "order",
                                       "torsion",

@@ -4,6 +4,7 @@
 #include <QDragMoveEvent>
 #include <QDropEvent>
 #include <QHeaderView>
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -53,10 +54,11 @@ QTreeWidgetItem* makeItem(const QStringList& columns, const QString& pointer, in
 
 QTreeWidgetItem* makeLinkItem(const LinkDesc& link, int index) {
   QTreeWidgetItem* item =
-      makeItem({QString::fromStdString(link.name), link.kind() == BodyKind::Soft ? "soft" : "rigid",
+      makeItem({QString::fromStdString(link.name), QString::fromUtf8(bodyKindName(link.kind())),
                 jointName(link.joint.type)},
                QString("/links/%1").arg(index), index);
   item->setToolTip(0, QString("parent: %1").arg(QString::fromStdString(link.parent)));
+  item->setToolTip(1, item->text(1));
   return item;
 }
 
@@ -161,9 +163,7 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
     }
   }
   expandAll();
-  for (int column = 1; column < columnCount(); ++column) {
-    resizeColumnToContents(column);
-  }
+  fitColumns();
   if (QTreeWidgetItem* item = itemFor(selected)) {
     setCurrentItem(item);
   }
@@ -263,6 +263,35 @@ void ModelTreePanel::dropEvent(QDropEvent* event) {
   const int parent_link = target->data(0, kLinkIndexRole).toInt();
   emit reparentRequested(dragged,
                          parent_link == kNotALink ? QStringLiteral("world") : target->text(0));
+}
+
+void ModelTreePanel::fitColumns() {
+  for (int column = 1; column < columnCount(); ++column) {
+    resizeColumnToContents(column);
+  }
+  // the names below the robot come first (the robot's own may be elided), then the joints; the
+  // kinds take what is left, at least enough for "rigid body" and "GVS rod"
+  int names = 0;
+  for (QTreeWidgetItemIterator it(this); *it; ++it) {
+    int depth = 0;
+    for (const QTreeWidgetItem* up = (*it)->parent(); up != nullptr; up = up->parent()) {
+      ++depth;
+    }
+    if (depth > 0) {
+      names = std::max(
+          names, (depth + 1) * indentation() + fontMetrics().horizontalAdvance((*it)->text(0)) + 8);
+    }
+  }
+  constexpr int kMinimumKind = 72;
+  const int room = std::max(viewport()->width() - names - header()->sectionSize(2), kMinimumKind);
+  if (header()->sectionSize(1) > room) {
+    header()->resizeSection(1, room);
+  }
+}
+
+void ModelTreePanel::resizeEvent(QResizeEvent* event) {
+  QTreeWidget::resizeEvent(event);
+  fitColumns();
 }
 
 void ModelTreePanel::onSelectionChanged() {

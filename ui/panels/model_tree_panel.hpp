@@ -48,8 +48,12 @@ class ModelTreePanel : public QTreeWidget {
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dragMoveEvent(QDragMoveEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
+  /// The names whole where the panel allows, then the joints; the kinds get the rest (a long one
+  /// such as "constant-curvature segment" is elided then, whole in its tooltip).
+  void fitColumns();
   void onSelectionChanged();
   /// The item a link dropped at \p position would hang below (a link or the robot), or nullptr.
   [[nodiscard]] QTreeWidgetItem* dropTarget(const QPoint& position) const;

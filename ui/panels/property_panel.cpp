@@ -138,6 +138,17 @@ void addRows(QTreeWidgetItem* parent, const Json& value, const RobotDescription&
   item->setToolTip(kValueColumn, QObject::tr("Double-click to edit"));
 }
 
+// "/links/3" -> 3; anything else -> -1
+int linkIndexOf(const QString& pointer) {
+  static const QString kLinks = QStringLiteral("/links/");
+  if (!pointer.startsWith(kLinks)) {
+    return -1;
+  }
+  bool ok = false;
+  const int index = pointer.mid(kLinks.size()).toInt(&ok);
+  return ok ? index : -1;
+}
+
 }  // namespace
 
 PropertyPanel::PropertyPanel(QWidget* parent) : QWidget(parent) {
@@ -207,7 +218,13 @@ void PropertyPanel::showSelection(const RobotDescription& robot, const QString& 
   showError({});
   if (found) {
     const Json& item = json[where];
-    if (item.contains("name")) {
+    if (const int link = linkIndexOf(pointer);
+        link >= 0 && link < static_cast<int>(robot.links.size())) {
+      // a link says what kind of body it carries
+      const LinkDesc& desc = robot.links[static_cast<std::size_t>(link)];
+      title_->setText(tr("%1 (%2)").arg(QString::fromStdString(desc.name),
+                                        QString::fromUtf8(bodyKindName(desc.kind()))));
+    } else if (item.contains("name")) {
       title_->setText(QString::fromStdString(item["name"].get<std::string>()));
     } else if (pointer.startsWith("/environment/fluid/bodies/") && item.contains("link")) {
       title_->setText(

@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/validate.hpp"
 #include "core/sim/make_frame.hpp"
 #include "ui/viewport/scene/contact_obstacles.hpp"
 #include "ui/viewport/scene/scene_style.hpp"
@@ -325,13 +326,37 @@ void rodPoseAt(const RodShape& rod, double length, double x, Eigen::Vector3d& p,
   R = s < 0.5 ? rod.orientations[i - 1] : rod.orientations[i];
 }
 
-/// The reference length of soft link \p link [m]: the sum of its divisions.
+/// The reference length of the centreline of link \p link [m] (a GVS rod's divisions, a
+/// constant-curvature segment's length; 0 for a rigid body).
 double rodLength(const RobotDescription& robot, int link) {
-  double length = 0.0;
-  for (const DivisionDesc& d : robot.links[static_cast<std::size_t>(link)].soft().divisions) {
-    length += d.length;
+  return centrelineLength(robot.links[static_cast<std::size_t>(link)]);
+}
+
+/// Abscissae where the divisions of a link with a centreline start, and its length last: a GVS
+/// rod's divisions, a constant-curvature segment's one (cables address them by index); empty for
+/// a rigid body.
+std::vector<double> divisionStarts(const LinkDesc& link) {
+  std::vector<double> start{0.0};
+  switch (link.kind()) {
+    case BodyKind::Rigid:
+      return {};
+    case BodyKind::Soft:
+      for (const DivisionDesc& d : link.soft().divisions) start.push_back(start.back() + d.length);
+      return start;
+    case BodyKind::ConstantCurvature:
+      start.push_back(link.constantCurvature().length);
+      return start;
   }
-  return length;
+  return {};
+}
+
+/// The centre of mass of rigid link \p link in its link frame, or nothing when the link is not
+/// rigid (a frame of an older model may still be on screen while the description changes).
+std::optional<Eigen::Vector3d> rigidCom(const RobotDescription& robot, int link) {
+  if (link < 0 || link >= static_cast<int>(robot.links.size())) return std::nullopt;
+  const LinkDesc& desc = robot.links[static_cast<std::size_t>(link)];
+  if (desc.kind() != BodyKind::Rigid) return std::nullopt;
+  return Eigen::Vector3d(desc.rigid().com.data());
 }
 
 const RodShape* rodOf(const Frame& frame, int link) {
@@ -359,14 +384,13 @@ vtkSmartPointer<vtkPolyData> makeCableLines(const RobotDescription& robot, const
     const int link = linkIndex(robot, cable.link);
     const RodShape* rod = link >= 0 ? rodOf(frame, link) : nullptr;
     if (rod == nullptr) continue;
-    const auto& divisions = robot.links[static_cast<std::size_t>(link)].soft().divisions;
-    std::vector<double> start(divisions.size() + 1, 0.0);
-    for (std::size_t d = 0; d < divisions.size(); ++d)
-      start[d + 1] = start[d] + divisions[d].length;
+    const std::vector<double> start = divisionStarts(robot.links[static_cast<std::size_t>(link)]);
+    if (start.size() < 2) continue;
+    const int divisions = static_cast<int>(start.size()) - 1;
     const std::vector<double> X = sampleAbscissae(*rod, start.back());
     std::vector<vtkIdType> ids;
     for (const CableSegmentDesc& segment : cable.path) {
-      if (segment.division < 0 || segment.division >= static_cast<int>(divisions.size())) continue;
+      if (segment.division < 0 || segment.division >= divisions) continue;
       const auto d = static_cast<std::size_t>(segment.division);
       for (std::size_t i = 0; i < X.size(); ++i) {
         if (X[i] < start[d] - 1e-9 || X[i] > start[d + 1] + 1e-9) continue;
@@ -405,11 +429,11 @@ vtkSmartPointer<vtkPolyData> makeLoadArrows(const RobotDescription& robot, const
       rodPoseAt(*rod, length, load.abscissa < 0.0 ? length : load.abscissa, p, R);
       placed = true;
     }
+    const std::optional<Eigen::Vector3d> com = rigidCom(robot, link);
     for (const BodyShape& body : frame.bodies) {
-      if (body.link != link) continue;
-      const Vec3& com = robot.links[static_cast<std::size_t>(link)].rigid().com;
+      if (body.link != link || !com) continue;
       R = body.pose_W.linear();
-      p = body.pose_W.translation() - R * Eigen::Vector3d(com[0], com[1], com[2]);
+      p = body.pose_W.translation() - R * *com;
       placed = true;
     }
     if (!placed) continue;
@@ -458,7 +482,7 @@ constexpr Rgb kLoopJointColor{0.75, 0.20, 0.55};
 /// is fixed by the description (jointGlyphPlaces); only the link frame moves from frame to frame.
 struct JointGlyphPlace {
   int link = -1;           ///< the link whose frame carries the glyph
-  double abscissa = -2.0;  ///< soft: X along the rod (-1 tip); -2: the rod's base
+  double abscissa = -2.0;  ///< on a centreline: X along it (-1 tip); -2: its base
   Placement placement;     ///< glyph frame in that frame
   Vec3 axis{1.0, 0.0, 0.0};
   JointType type = JointType::Revolute;
@@ -466,7 +490,7 @@ struct JointGlyphPlace {
   bool loop = false;   ///< a closed-loop joint (drawn in its own colour)
   /// the glyph's pose in the link frame: the placement, with the glyph's x on the joint axis
   Eigen::Isometry3d g_LG = Eigen::Isometry3d::Identity();
-  double rod_length = 0.0;  ///< a soft link's reference length [m] (0 for a rigid one)
+  double rod_length = 0.0;  ///< the link's centreline length [m] (0 for a rigid one)
 };
 
 Eigen::Matrix3d rotationOf(const Vec3& rpy) {
@@ -486,13 +510,16 @@ void completePlace(const RobotDescription& robot, JointGlyphPlace& place) {
   place.g_LG.translation() = Eigen::Vector3d(place.placement.position.data());
   place.g_LG.linear() = rotationOf(place.placement.rpy) * R_axis;
   const LinkDesc& link = robot.links[static_cast<std::size_t>(place.link)];
-  place.rod_length = link.kind() == BodyKind::Soft ? rodLength(robot, place.link) : 0.0;
+  place.rod_length = hasCentreline(link.kind()) ? rodLength(robot, place.link) : 0.0;
 }
 
 // glyph size from the body it sits on: a little wider than its thinnest dimension, so that it
 // shows on a bar without swallowing a plate
 double glyphSize(const LinkDesc& link) {
   constexpr double kMinimum = 0.01;  // [m]
+  if (link.kind() == BodyKind::ConstantCurvature) {
+    return std::max(3.0 * link.constantCurvature().radius, kMinimum);
+  }
   if (link.kind() == BodyKind::Soft) {
     const CrossSectionDesc& section = link.soft().divisions.front().section;
     const double r = section.shape == SectionShape::Circular
@@ -556,7 +583,7 @@ vtkSmartPointer<vtkPolyData> makeJointGlyph(JointType type, double size) {
 }
 
 /// The pose in world of frame (link, abscissa) of \p frame, or nothing when it is not drawn;
-/// \p rod_length is the link's reference length when it is soft (rodLength).
+/// \p rod_length is the link's centreline length when it has one (rodLength).
 std::optional<Eigen::Isometry3d> linkFramePose(const RobotDescription& robot, const Frame& frame,
                                                int link, double abscissa, double rod_length) {
   if (link < 0 || link >= static_cast<int>(robot.links.size())) return std::nullopt;
@@ -574,11 +601,11 @@ std::optional<Eigen::Isometry3d> linkFramePose(const RobotDescription& robot, co
     g.translation() = p;
     return g;
   }
+  const std::optional<Eigen::Vector3d> com = rigidCom(robot, link);
   for (const BodyShape& body : frame.bodies) {
-    if (body.link != link) continue;
-    const Vec3& com = robot.links[static_cast<std::size_t>(link)].rigid().com;
+    if (body.link != link || !com) continue;
     g.linear() = body.pose_W.linear();
-    g.translation() = body.pose_W.translation() - g.linear() * Eigen::Vector3d(com.data());
+    g.translation() = body.pose_W.translation() - g.linear() * *com;
     return g;
   }
   return std::nullopt;
@@ -602,7 +629,7 @@ std::vector<JointGlyphPlace> jointGlyphPlaces(const RobotDescription& robot) {
     place.link = linkIndex(robot, chain.a.link);
     if (place.link < 0) continue;
     const LinkDesc& link = robot.links[static_cast<std::size_t>(place.link)];
-    place.abscissa = link.kind() == BodyKind::Soft ? chain.a.abscissa : -2.0;
+    place.abscissa = hasCentreline(link.kind()) ? chain.a.abscissa : -2.0;
     place.placement = chain.a.placement;
     place.axis = chain.joint.axis;
     place.type = chain.joint.type == JointType::Fixed ? JointType::Spherical : chain.joint.type;

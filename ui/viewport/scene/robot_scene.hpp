@@ -1,10 +1,11 @@
 #pragma once
-// VTK actors for one Frame: soft rods as tubes whose radius follows the cross-section, rigid
-// bodies as boxes, cylinders and spheres at their poses, and a ground grid under the robot. With a
-// description set, cables are drawn as lines along their routing, point loads as arrows, joints as
-// glyphs (a disc along a revolute axis, a bar along a prismatic one, a ball for the others, also
-// for closed-loop joints) and, when asked, the frames (x red, y green, z blue) at the computational
-// points of the rods and at the rigid link frames, and the contact obstacles, translucent.
+// VTK actors for one Frame: soft rods and constant-curvature segments (every RodShape) as tubes
+// whose radius follows the cross-section, rigid bodies as boxes, cylinders and spheres at their
+// poses, and a ground grid under the robot. With a description set, cables are drawn as lines
+// along their routing, point loads as arrows, joints as glyphs (a disc along a revolute axis, a
+// bar along a prismatic one, a ball for the others, also for closed-loop joints) and, when asked,
+// the frames (x red, y green, z blue) at the computational points of the rods and at the rigid
+// link frames, and the contact obstacles, translucent.
 // VTK only, no Qt (target tendril_scene): used by the viewport widget and by tendril-render.
 
 #include <array>
