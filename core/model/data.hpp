@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "core/algorithm/model_agnostic_workspace.hpp"
 #include "core/math/dexp_derivatives.hpp"
 #include "core/model/model.hpp"
 
@@ -111,6 +112,11 @@ struct Data {
   Eigen::MatrixXd dqdd_dq;          ///< d FD / dq (nv x nq)
   Eigen::MatrixXd dqdd_dv;          ///< d FD / dv (nv x nv)
   Eigen::MatrixXd dtau_applied_dq;  ///< d(B u - K q)/dq (nv x nq)
+
+  //-------------------- model-agnostic inverse dynamics
+  // computed by modelAgnosticIID/ID/MIID/MID(model, data, ...) (model_agnostic_dynamics.hpp):
+  // the body plan, what the bodies report, the between-body recursion, tau and M
+  ModelAgnosticWorkspace agnostic;
 
   //-------------------- scratch (sized once)
   Matrix6Xd scratch_6n;  ///< 6 x max nq_j

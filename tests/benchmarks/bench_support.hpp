@@ -34,6 +34,10 @@ RobotDescription dividedRod(int divisions, int gauss_points);
 /// \brief Registers the per-call benchmarks for every resources/examples/*.json.
 void registerExampleBenchmarks();
 
+/// \brief Registers the model-agnostic ID, IID and MID on every example
+///        (model_agnostic_benchmarks.cpp).
+void registerModelAgnosticBenchmarks();
+
 /// \brief A serial chain of n rigid revolute links with varied axes (test::rigidLink).
 RobotDescription revoluteChain(int n);
 

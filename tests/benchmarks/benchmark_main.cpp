@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   tendril::bench::registerExampleBenchmarks();
+  tendril::bench::registerModelAgnosticBenchmarks();
   benchmark::AddCustomContext("tendril_build_type", TENDRIL_BENCH_BUILD_TYPE);
   benchmark::AddCustomContext("mujoco_version", mj_versionString());
   benchmark::RunSpecifiedBenchmarks();

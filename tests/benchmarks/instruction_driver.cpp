@@ -3,7 +3,7 @@
 // time on a shared machine). count_instructions.sh runs it twice and prints instructions per call.
 // ALGORITHM: id (inverse dynamics), idv (inverseDynamicsWithoutSubspaces), idm (ID + mass matrix
 // from its kinematics), fd (forward dynamics), did (ID derivatives), dfd (forward-dynamics
-// derivatives).
+// derivatives), aid, aiid, amid (the model-agnostic ID, IID, and ID with the mass matrix).
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,12 +15,13 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/io/json_io.hpp"
 
 int main(int argc, char** argv) {
   using namespace tendril;
   if (argc != 4) {
-    std::fprintf(stderr, "usage: %s MODEL.json id|idv|idm|fd|did|dfd N\n", argv[0]);
+    std::fprintf(stderr, "usage: %s MODEL.json id|idv|idm|fd|did|dfd|aid|aiid|amid N\n", argv[0]);
     return 2;
   }
   try {
@@ -50,6 +51,13 @@ int main(int argc, char** argv) {
       } else if (algorithm == "dfd") {
         forwardDynamicsDerivatives(model, data, q, v, a, 0.0);
         sink += data.dqdd_dq(0, 0);
+      } else if (algorithm == "aid") {
+        sink += modelAgnosticID(model, data, q, v, a)(0);
+      } else if (algorithm == "aiid") {
+        sink += modelAgnosticIID(model, data, q, v, a)(0);
+      } else if (algorithm == "amid") {
+        sink += modelAgnosticMID(model, data, q, v, a)(0);
+        sink += data.agnostic.M(0, 0);
       } else {
         std::fprintf(stderr, "unknown algorithm '%s'\n", algorithm.c_str());
         return 2;

@@ -21,6 +21,7 @@
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/io/json_io.hpp"
 #include "core/sim/dynamics_system.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
@@ -99,6 +100,10 @@ TEST(AllocationTest, RecursiveAlgorithmsAllocateNothing) {
     EXPECT_EQ(allocationsDuring([&] { actuationJacobian(model, data, q, 1.0); }), 0);
     EXPECT_EQ(allocationsDuring([&] { forwardDynamicsDerivatives(model, data, q, v, tau, 0.5); }),
               0);
+    EXPECT_EQ(allocationsDuring([&] { modelAgnosticIID(model, data, q, v, a); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { modelAgnosticID(model, data, q, v, a, 0.5); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { modelAgnosticMIID(model, data, q, v, a); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { modelAgnosticMID(model, data, q, v, a, 0.5); }), 0);
   }
 }
 

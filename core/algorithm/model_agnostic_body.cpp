@@ -1,0 +1,286 @@
+#include "core/algorithm/model_agnostic_body.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/algorithm/kinematics.hpp"
+
+namespace tendril {
+namespace {
+
+// out = Ad_{g^-1} in, column by column, in 3 x cols blocks: [R^T top; R^T bottom - R^T p~ top]
+// (out must not alias in)
+void adInvColumns(const SE3& g, const Eigen::Ref<const Matrix6Xd>& in, Eigen::Ref<Matrix6Xd> out) {
+  const Eigen::Matrix3d Rt = g.R.transpose();
+  const Eigen::Matrix3d Rt_p = Rt * skew(g.p);
+  out.topRows<3>().noalias() = Rt.lazyProduct(in.topRows<3>());
+  out.bottomRows<3>().noalias() = Rt.lazyProduct(in.bottomRows<3>());
+  out.bottomRows<3>().noalias() -= Rt_p.lazyProduct(in.topRows<3>());
+}
+
+// the relative motion of a rigid virtual joint's child frame in its base frame: pose G, body
+// Jacobian J (6 x nq), J v and Jdot v. A constant J (single screw, commuting columns) is written
+// only with write_constant_J: a rigid body's element keeps the one prepare() wrote, a rod's joint
+// frame is a working buffer and needs it every time
+void rigidJointMotion(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd>& q_j,
+                      const Eigen::Ref<const Eigen::VectorXd>& v_j, bool write_constant_J, SE3& G,
+                      Eigen::Ref<Matrix6Xd> J, Vector6d& Jv, Vector6d& b) {
+  b.setZero();
+  if (joint.nq == 0) {
+    G = SE3::Identity();
+    Jv.setZero();
+    return;
+  }
+  // single screw: Ad_{exp(-s q)} s = s, so J = s and Jdot = 0
+  if (joint.single_screw) {
+    G = singleScrewExp(joint.screw, q_j(0));
+    if (write_constant_J) J.col(0) = joint.screw;
+    Jv = v_j(0) * joint.screw;
+    return;
+  }
+  const Vector6d Omega = joint.Phi * q_j;
+  const Vector6d Omega_dot = joint.Phi * v_j;
+  G = exp(Omega);
+  // commuting columns: T(Omega) Phi = Phi = Ad_{exp(-Omega)} Phi
+  if (joint.constant_subspace) {
+    if (write_constant_J) J = joint.Phi;
+    Jv = Omega_dot;
+    return;
+  }
+  // J = Ad_{exp(-Omega)} T(Omega) Phi = T(-Omega) Phi; with X = -Omega, dexpRates gives
+  // T(X) (-Omega') = -J v and T'(X, -Omega') (-Omega') = T'(-Omega, Omega') Omega' = -Jdot v
+  J.noalias() = dexp(-Omega).lazyProduct(joint.Phi);
+  Vector6d minus_Jv, minus_b;
+  dexpRates(-Omega, -Omega_dot, Vector6d::Zero(), minus_Jv, minus_b);
+  Jv = -minus_Jv;
+  b = -minus_b;
+}
+
+// the strains of a rod interval at its collocation points (C1: xi_1 alone for 2nd-order Magnus)
+struct IntervalStrains {
+  Vector6d xi_1, xi_2 = Vector6d::Zero();
+};
+
+// one rod interval's own motion in its child frame: Omega (C1), s = T(-Omega) Omega' (its twist
+// relative to its base) and its bias T(-Omega) Z-dot v - T'(-Omega, Omega') Omega' (the
+// Ad_{exp(-Omega)} S-dot v of the kinematics, with Z-dot v from C8)
+IntervalStrains rodIntervalMotion(const VirtualJoint& joint,
+                                  const Eigen::Ref<const Eigen::VectorXd>& q_d,
+                                  const Eigen::Ref<const Eigen::VectorXd>& v_d, Vector6d& Omega,
+                                  Vector6d& s, Vector6d& bias) {
+  IntervalStrains xi;
+  Vector6d Omega_dot, Z_dot_v = Vector6d::Zero();
+  const double h = joint.h;
+  xi.xi_1 = basisTimes(joint, joint.Phi_z1, q_d) + joint.xi_star;
+  if (joint.magnus_order == 4) {
+    xi.xi_2 = basisTimes(joint, joint.Phi_z2, q_d) + joint.xi_star;
+    const Vector6d xi_dot_1 = basisTimes(joint, joint.Phi_z1, v_d);
+    const Vector6d xi_dot_2 = basisTimes(joint, joint.Phi_z2, v_d);
+    Omega = magnus4(xi.xi_1, xi.xi_2, h);
+    Omega_dot = magnus4Rate(xi.xi_1, xi.xi_2, xi_dot_1, xi_dot_2, h);
+    Z_dot_v = ad(xi_dot_1, Vector6d(2.0 * zannaCommutatorFactor(h) * xi_dot_2));
+  } else {
+    Omega = magnus2(xi.xi_1, h);
+    Omega_dot = h * basisTimes(joint, joint.Phi_z1, v_d);
+  }
+  // with X = -Omega: T(X)(-Omega') = -s and T(X)(-Z-dot v) + T'(X, -Omega')(-Omega') = -bias
+  Vector6d minus_s, minus_bias;
+  dexpRates(-Omega, -Omega_dot, -Z_dot_v, minus_s, minus_bias);
+  s = -minus_s;
+  bias = -minus_bias;
+  return xi;
+}
+
+// the interval's Jacobian columns T(-Omega) Z added to cols (6 x nq), through the single-entry
+// basis columns (mode k in row r = basis_rows[k]): 4th order (C4)
+// Z e_k = p2 ad(c xi_1) e_r - p1 ad(c xi_2) e_r + h/2 (p1 + p2) e_r, 2nd order Z e_k = h p1 e_r
+void addRodIntervalColumns(const VirtualJoint& joint, const Vector6d& Omega,
+                           const IntervalStrains& xi, Eigen::Ref<Matrix6Xd> cols) {
+  const Matrix6d T = dexp(-Omega);
+  const double h = joint.h;
+  if (joint.magnus_order != 4) {
+    for (int k = 0; k < joint.nq; ++k) {
+      const int r = joint.basis_rows[k];
+      cols.col(k) += (h * joint.Phi_z1(r, k)) * T.col(r);
+    }
+    return;
+  }
+  const double c = zannaCommutatorFactor(h), half_h = 0.5 * h;
+  const Matrix6d A1 = ad(Vector6d(c * xi.xi_1)), A2 = ad(Vector6d(c * xi.xi_2));
+  Matrix6d B1, B2;  // T A1 and T A2, on the rows the basis uses
+  for (int r : joint.strain_components) {
+    B1.col(r).noalias() = T * A1.col(r);
+    B2.col(r).noalias() = T * A2.col(r);
+  }
+  for (int k = 0; k < joint.nq; ++k) {
+    const int r = joint.basis_rows[k];
+    const double p1 = joint.Phi_z1(r, k), p2 = joint.Phi_z2(r, k);
+    cols.col(k) += p2 * B1.col(r) - p1 * B2.col(r) + (half_h * (p1 + p2)) * T.col(r);
+  }
+}
+
+}  // namespace
+
+//-------------------- rigid link
+
+bool RigidAgnosticBody::handles(const Model& model, int link) {
+  return model.links[link].kind == BodyKind::Rigid;
+}
+
+RigidAgnosticBody::RigidAgnosticBody(const Model& model, int link_index)
+    : link(link_index), joint(model.links[link_index].joint) {}
+
+void RigidAgnosticBody::prepare(const Model& model, BodyEvaluation& out) const {
+  const VirtualJoint& j = model.joints[joint];
+  out.n = j.nq;
+  out.elements.clear();
+  Matrix6Xd J = Matrix6Xd::Zero(6, j.nq);
+  if (j.single_screw) J.col(0) = j.screw;
+  if (j.constant_subspace && !j.single_screw) J = j.Phi;
+  if (j.has_inertia) {
+    AgnosticElement element;
+    element.J = J;
+    element.M = j.inertia;
+    out.elements.push_back(element);
+    out.tip_element = 0;
+    out.J_D.resize(6, 0);
+  } else {
+    out.tip_element = -1;
+    out.J_D = J;
+  }
+  out.scratch.resize(6, 0);
+}
+
+void RigidAgnosticBody::evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v_i,
+                                 BodyEvaluation& out) const {
+  const VirtualJoint& j = model.joints[joint];
+  if (out.tip_element == 0) {
+    AgnosticElement& e = out.elements[0];
+    rigidJointMotion(j, q_i, v_i, false, e.G, e.J, e.Jv, e.b);
+  } else {
+    rigidJointMotion(j, q_i, v_i, false, out.G_D, out.J_D, out.Jv_D, out.b_D);
+  }
+}
+
+//-------------------- GVS rod
+
+bool GvsRodAgnosticBody::handles(const Model& model, int link) {
+  return model.links[link].kind == BodyKind::Soft && model.links[link].first_interval >= 0;
+}
+
+GvsRodAgnosticBody::GvsRodAgnosticBody(const Model& model, int link_index)
+    : link(link_index),
+      joint(model.links[link_index].joint),
+      first(model.links[link_index].first_interval),
+      last(model.links[link_index].last_interval) {
+  // frame 0 is the joint's child frame, frame f > 0 interval first + f - 1
+  int count = 0;
+  element_of_frame.push_back(model.joints[joint].has_inertia ? count++ : -1);
+  for (int f = first; f <= last; ++f) {
+    if (model.joints[f].parent != (f == first ? joint : f - 1))
+      throw std::invalid_argument("rod intervals of link " + std::to_string(link_index) +
+                                  " are not a chain");
+    element_of_frame.push_back(model.joints[f].has_inertia ? count++ : -1);
+  }
+}
+
+void GvsRodAgnosticBody::prepare(const Model& model, BodyEvaluation& out) const {
+  const LinkInfo& info = model.links[link];
+  out.n = info.nq;
+  out.elements.clear();
+  for (std::size_t f = 0; f < element_of_frame.size(); ++f) {
+    if (element_of_frame[f] < 0) continue;
+    const VirtualJoint& j = model.joints[f == 0 ? joint : first + static_cast<int>(f) - 1];
+    AgnosticElement element;
+    element.J = Matrix6Xd::Zero(6, j.idx_q + j.nq - info.idx_q);
+    element.M = j.inertia;
+    out.elements.push_back(element);
+  }
+  out.tip_element = element_of_frame.back();
+  out.J_D = Matrix6Xd::Zero(6, info.nq);
+  out.scratch = Matrix6Xd::Zero(6, info.nq);
+}
+
+void GvsRodAgnosticBody::evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                                  const Eigen::Ref<const Eigen::VectorXd>& v_i,
+                                  BodyEvaluation& out) const {
+  const int base = model.links[link].idx_q;
+  const VirtualJoint& j0 = model.joints[joint];
+  // the running frame: pose in P, Jacobian (leading `cols` columns of *J), J v, Jdot v
+  SE3 G;
+  Vector6d Jv, b;
+  Matrix6Xd* J = element_of_frame[0] >= 0 ? &out.elements[element_of_frame[0]].J : &out.J_D;
+  rigidJointMotion(j0, q_i.head(j0.nq), v_i.head(j0.nq), true, G, J->leftCols(j0.nq), Jv, b);
+  int cols = j0.nq;
+  if (element_of_frame[0] >= 0) {
+    AgnosticElement& e = out.elements[element_of_frame[0]];
+    e.G = G;
+    e.Jv = Jv;
+    e.b = b;
+  }
+  for (int f = first; f <= last; ++f) {
+    const VirtualJoint& interval = model.joints[f];
+    const int off = interval.idx_q - base, element = element_of_frame[f - first + 1];
+    Vector6d Omega, s, bias;
+    const IntervalStrains xi = rodIntervalMotion(interval, q_i.segment(off, interval.nq),
+                                                 v_i.segment(off, interval.nq), Omega, s, bias);
+    const SE3 g_local = exp(Omega);
+    const SE3 g_pc = interval.has_placement ? interval.g_fixed * g_local : g_local;
+    // J_f = Ad_{g_pc^-1} J_{f-1} + [T(-Omega) Z]; frames without an element alternate between
+    // J_D and the scratch, so that the product never reads what it writes
+    Matrix6Xd* next = element >= 0    ? &out.elements[element].J
+                      : J == &out.J_D ? &out.scratch
+                                      : &out.J_D;
+    adInvColumns(g_pc, J->leftCols(cols), next->leftCols(cols));
+    if (off + interval.nq > cols) next->middleCols(cols, off + interval.nq - cols).setZero();
+    addRodIntervalColumns(interval, Omega, xi, next->middleCols(off, interval.nq));
+    J = next;
+    cols = std::max(cols, off + interval.nq);
+    // Jv_f = Ad_{g_pc^-1} Jv_{f-1} + s, b_f = Ad_{g_pc^-1} b_{f-1} + ad_{Jv_f} s + own bias
+    Jv = applyAdInv(g_pc, Jv) + s;
+    b = applyAdInv(g_pc, b) + ad(Jv, s) + bias;
+    G = G * g_pc;
+    if (element >= 0) {
+      AgnosticElement& e = out.elements[element];
+      e.G = G;
+      e.Jv = Jv;
+      e.b = b;
+    }
+  }
+  if (J == &out.scratch) out.J_D.swap(out.scratch);  // pointers only: no allocation
+  if (out.tip_element < 0) {
+    out.G_D = G;
+    out.Jv_D = Jv;
+    out.b_D = b;
+  }
+}
+
+//-------------------- dispatch
+
+namespace {
+
+// the first alternative of AgnosticBody, from index I on, whose handles() accepts the link
+template <std::size_t I = 0>
+std::optional<AgnosticBody> firstKind(const Model& model, int link) {
+  if constexpr (I < std::variant_size_v<AgnosticBody>) {
+    using Kind = std::variant_alternative_t<I, AgnosticBody>;
+    if (Kind::handles(model, link)) return AgnosticBody(std::in_place_index<I>, model, link);
+    return firstKind<I + 1>(model, link);
+  } else {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<AgnosticBody> makeAgnosticBody(const Model& model, int link) {
+  return firstKind(model, link);
+}
+
+void prepareAgnosticBody(const Model& model, const AgnosticBody& body, BodyEvaluation& out) {
+  std::visit([&](const auto& kind) { kind.prepare(model, out); }, body);
+}
+
+}  // namespace tendril

@@ -1,0 +1,161 @@
+#pragma once
+// The body interface of the model-agnostic inverse dynamics (Pustina, Della Santina, De Luca,
+// arXiv 2402.07037; docs theory-model-agnostic-id.md sections 1.3, 2.8 and 2.9), and its two
+// kinds today: the rigid link and the GVS rod.
+//
+// A BODY is one description link: its joint followed by its body (model.links[i]), with the
+// coordinates q_i = q.segment(links[i].idx_q, links[i].nq), n_i = links[i].nq. The dynamics
+// (model_agnostic_dynamics.hpp) recurse only between bodies; inside one, a body is a black box
+// that, given (q_i, v_i), reports in its BodyEvaluation:
+//
+//   - the pose G_D of its DISTAL frame D in its PROXIMAL frame P, the body-frame Jacobian J_D
+//     (6 x n_i) of that relative motion, (G_D^-1 dG_D)^v = J_D dq_i, its relative twist J_D v_i and
+//     its bias Jdot_D v_i. P is where the link's joint starts (after its fixed placement g_fixed
+//     in the parent's D, or in world for a root); D is where the children's placements start: the
+//     child frame of virtual joint links[i].tip (buildModel folds the link's g_tip into the
+//     children's g_fixed, so D is the link's tip frame up to that constant);
+//   - a list of inertial ELEMENTS k (a rigid section, a lumped cross-section, a point mass...):
+//     pose G_k in P, body-frame Jacobian J_k (6 x cols_k: the leading columns of the 6 x n_i
+//     Jacobian, the others being zero), relative twist J_k v_i, bias b_k = Jdot_k v_i, and a
+//     spatial inertia M_k, constant in the element frame.
+//
+// "Relative" means with P at rest: V_k = Ad_{G_k^-1} V_P + J_k v_i is the absolute twist of
+// element k for a proximal twist V_P. Nothing else about the body (how it deforms, how its
+// integrals are taken) is visible to the recursion. This is the spatial form of the digest's
+// point-quadrature form (section 2.8): its material points p_k with weights w_k are elements with
+// M_k = w_k diag(0, 0, 0, 1, 1, 1); a rigid section adds its rotational inertia.
+//
+// ADDING A KIND (e.g. a constant-curvature segment with closed-form arc kinematics and its own
+// Gauss quadrature): write a struct with
+//
+//   static bool handles(const Model&, int link);          // does this kind model the link?
+//   explicit Kind(const Model&, int link);                 // precompute what evaluate() needs
+//   void prepare(const Model&, BodyEvaluation& out) const; // size out: n, elements (with their
+//                                                          // cols, J 6 x cols, constant M),
+//                                                          // J_D (6 x n) unless tip_element >= 0
+//   void evaluate(const Model&, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+//                 const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;
+//
+// and add it to the AgnosticBody variant below: nothing else changes (makeAgnosticBody() picks the
+// first alternative whose handles() accepts a link; the passes never look inside a kind).
+// evaluate() must not allocate (prepare() sized everything) and writes G, J, Jv and b of every
+// element and, unless tip_element >= 0, G_D, J_D, Jv_D and b_D; J entries that are constant (a
+// single screw's) may be written once by prepare(). The element that is D, if any, has all n_i
+// columns. The recursion dispatches once per body (std::visit), never per element. Closed-form
+// kinds need not chain anything: G_k, J_k and b_k of each element may come straight from its
+// quadrature point.
+
+#include <Eigen/Core>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "core/math/lie.hpp"
+#include "core/math/spatial_inertia.hpp"
+#include "core/model/model.hpp"
+
+namespace tendril {
+
+/// \brief One inertial element of a body: what the body reports (G, J, Jv, b; M set by prepare())
+///        and what the dynamics write (X, V, A, W).
+struct AgnosticElement {
+  SE3 G;        ///< element frame in the body's proximal frame P
+  Matrix6Xd J;  ///< body-frame Jacobian, leading columns (6 x cols; columns cols..n_i are zero)
+  Vector6d Jv = Vector6d::Zero();  ///< J v_i: the element twist relative to P, in its frame
+  Vector6d b = Vector6d::Zero();   ///< Jdot v_i: its acceleration relative to P at a_i = 0
+  SpatialInertia M;                ///< spatial inertia in the element frame (constant)
+  // written by the dynamics (model_agnostic_dynamics.cpp)
+  SE3 X;                          ///< element frame in the frame P hangs from: g_fixed G
+  Vector6d V = Vector6d::Zero();  ///< absolute twist, in the element frame
+  Vector6d A = Vector6d::Zero();  ///< absolute acceleration (gravity as base acceleration -G)
+  Vector6d W = Vector6d::Zero();  ///< inertial wrench M A + ad*_V M V, in the element frame
+
+  int cols() const { return static_cast<int>(J.cols()); }
+};
+
+/// \brief Everything one body reports at (q_i, v_i). Sized by the kind's prepare().
+struct BodyEvaluation {
+  int n = 0;                              ///< n_i, coordinates of the body
+  std::vector<AgnosticElement> elements;  ///< inertial elements
+  /// the distal frame D is element tip_element's frame (then G_D, J_D, Jv_D, b_D are not written
+  /// and that element's are meant), or -1
+  int tip_element = -1;
+  SE3 G_D;                           ///< distal frame in P
+  Matrix6Xd J_D;                     ///< its body-frame Jacobian (6 x n_i)
+  Vector6d Jv_D = Vector6d::Zero();  ///< J_D v_i
+  Vector6d b_D = Vector6d::Zero();   ///< Jdot_D v_i
+  Matrix6Xd scratch;                 ///< the kind's own (6 x n_i)
+
+  const SE3& distalPose() const { return tip_element < 0 ? G_D : elements[tip_element].G; }
+  const Matrix6Xd& distalJacobian() const {
+    return tip_element < 0 ? J_D : elements[tip_element].J;
+  }
+};
+
+/// \brief A rigid link: its joint (any type: fixed, revolute, prismatic, helical, cylindrical,
+///        universal, planar, spherical, free) and one element, the lumped link inertia joint.M at
+///        the joint's child frame, which is also D.
+///
+/// G = exp(Phi q) (closed form for a single screw), J = T(-Omega) Phi with Omega = Phi q, so that
+/// J v = Ad_{G^-1} T(Omega) Omega' (the joint-base subspace S = T(Omega) Phi moved to the child
+/// frame), and b = Ad_{G^-1} (S-dot v) with S-dot v = T'(Omega, Omega') Omega'. For commuting
+/// columns (single screws, cylindrical) J = Phi and b = 0.
+struct RigidAgnosticBody {
+  int link = -1;
+  int joint = -1;  ///< the link's virtual joint
+
+  static bool handles(const Model& model, int link);
+  RigidAgnosticBody(const Model& model, int link);
+  void prepare(const Model& model, BodyEvaluation& out) const;
+  void evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;
+};
+
+/// \brief A GVS rod link: its joint followed by its rod intervals (all divisions), with the very
+///        Magnus (2nd order, or 4th order Zanna) and exp/tangent helpers of the kinematics. The
+///        elements are the interval child frames (the computational points) that carry a lumped
+///        inertia joint.M; D is the last interval's child frame.
+///
+/// Along the chain of frames f = joint, intervals (each g_pc = g_fixed exp(Omega)):
+///   G_f = G_{f-1} g_pc,   J_f = Ad_{g_pc^-1} J_{f-1} + [T(-Omega) Z on the division's columns],
+///   Jv_f = Ad_{g_pc^-1} Jv_{f-1} + s,   b_f = Ad_{g_pc^-1} b_{f-1} + ad_{Jv_f} s +
+///   Ad_{exp(-Omega)} (S-dot v), with s = Ad_{exp(-Omega)} T(Omega) Omega' the interval's own
+///   relative twist.
+/// A recursion inside the black box; the dynamics only see its results.
+struct GvsRodAgnosticBody {
+  int link = -1;
+  int joint = -1;             ///< the link's rigid virtual joint
+  int first = -1, last = -1;  ///< its rod-interval virtual joints
+  /// per frame of the chain (0: the joint's child frame, f > 0: interval first + f - 1), the
+  /// element it carries or -1
+  std::vector<int> element_of_frame;
+
+  static bool handles(const Model& model, int link);
+  GvsRodAgnosticBody(const Model& model, int link);
+  void prepare(const Model& model, BodyEvaluation& out) const;
+  void evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;
+};
+
+/// \brief Every body kind. A new kind is one more alternative (see the top of this file).
+using AgnosticBody = std::variant<RigidAgnosticBody, GvsRodAgnosticBody>;
+
+/// \brief The kind that models link \p link: the first alternative of AgnosticBody whose
+///        handles() accepts it, or nothing when none does.
+std::optional<AgnosticBody> makeAgnosticBody(const Model& model, int link);
+
+/// \brief Sizes \p out for \p body (n, elements with their cols and inertias, J_D).
+void prepareAgnosticBody(const Model& model, const AgnosticBody& body, BodyEvaluation& out);
+
+/// \brief Evaluates \p body at its coordinates: one dispatch, then the kind's evaluate().
+/// \param[in] q_i the body's coordinates (dim n_i)
+/// \param[in] v_i their rates (dim n_i)
+/// \param[in,out] out prepared by prepareAgnosticBody(); G, J, Jv, b of every element and of D
+inline void evaluateAgnosticBody(const Model& model, const AgnosticBody& body,
+                                 const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v_i,
+                                 BodyEvaluation& out) {
+  std::visit([&](const auto& kind) { kind.evaluate(model, q_i, v_i, out); }, body);
+}
+
+}  // namespace tendril

@@ -1,0 +1,53 @@
+#include "core/algorithm/model_agnostic_workspace.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tendril {
+
+ModelAgnosticWorkspace::ModelAgnosticWorkspace(const Model& model) {
+  // bodies parents first: in the order of their links' joints (virtual joints are parents first)
+  const int n_links = static_cast<int>(model.links.size());
+  link.resize(n_links);
+  std::iota(link.begin(), link.end(), 0);
+  std::sort(link.begin(), link.end(),
+            [&](int a, int b) { return model.links[a].joint < model.links[b].joint; });
+  std::vector<int> body_of_link(n_links, -1);
+  for (int b = 0; b < n_links; ++b) body_of_link[link[b]] = b;
+
+  evaluations.resize(n_links);
+  for (int b = 0; b < n_links; ++b) {
+    const LinkInfo& info = model.links[link[b]];
+    const VirtualJoint& joint = model.joints[info.joint];
+    parent.push_back(joint.parent < 0 ? -1 : body_of_link[model.joints[joint.parent].link]);
+    idx_q.push_back(info.idx_q);
+    nq.push_back(info.nq);
+    g_fixed.push_back(joint.g_fixed);
+    has_placement.push_back(joint.has_placement ? 1 : 0);
+    max_nq = std::max(max_nq, info.nq);
+    std::optional<AgnosticBody> body = makeAgnosticBody(model, link[b]);
+    if (!body) {
+      if (unsupported_link < 0) unsupported_link = link[b];
+      body = RigidAgnosticBody(model, link[b]);  // a placeholder: the passes refuse to run
+    }
+    bodies.push_back(*body);
+    prepareAgnosticBody(model, bodies.back(), evaluations[b]);
+  }
+  has_children.assign(n_links, 0);
+  for (int b = 0; b < n_links; ++b) {
+    if (parent[b] >= 0) has_children[parent[b]] = 1;
+  }
+
+  X_D.assign(n_links, SE3::Identity());
+  for (auto* vectors : {&V_D, &A_D, &F_D, &F_Q}) vectors->assign(n_links, Vector6d::Zero());
+  I_D.assign(n_links, SpatialInertia{});
+  I_Q.assign(n_links, SpatialInertia{});
+  for (int b = 0; b < n_links; ++b) U.emplace_back(Matrix6Xd::Zero(6, nq[b]));
+  MJ = Matrix6Xd::Zero(6, max_nq);
+  U_up = Matrix6Xd::Zero(6, max_nq);
+  tau = Eigen::VectorXd::Zero(model.nv);
+  M = Eigen::MatrixXd::Zero(model.nv, model.nv);
+  Bu = Eigen::VectorXd::Zero(model.nv);
+}
+
+}  // namespace tendril

@@ -1,0 +1,64 @@
+#pragma once
+// Workspace of the model-agnostic inverse dynamics (model_agnostic_dynamics.hpp): the body plan
+// derived from the Model, what every body reports, the between-body recursion's state and the
+// outputs. Held by Data as one member (Data::agnostic) and sized once by its constructor; the
+// passes never allocate.
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "core/algorithm/model_agnostic_body.hpp"
+#include "core/math/spatial_inertia.hpp"
+#include "core/model/model.hpp"
+
+namespace tendril {
+
+struct ModelAgnosticWorkspace {
+  ModelAgnosticWorkspace() = default;
+  /// \brief Builds the body plan of \p model and sizes everything (allocates).
+  explicit ModelAgnosticWorkspace(const Model& model);
+
+  //-------------------- body plan (constant, from the Model)
+  std::vector<AgnosticBody> bodies;  ///< one per description link, parents before children
+  std::vector<int> link;             ///< description link of body b
+  std::vector<int> parent;           ///< parent body, -1 for a root (attached to the world)
+  std::vector<int> idx_q, nq;        ///< coordinates q_b = q.segment(idx_q[b], nq[b])
+  /// proximal frame P of body b in its parent's distal frame D (or in world): the g_fixed of the
+  /// link's joint (its origin, after the parent link's g_tip)
+  std::vector<SE3> g_fixed;
+  std::vector<char> has_placement;  ///< g_fixed is not the identity
+  std::vector<char> has_children;
+  int max_nq = 0;
+  /// a link no body kind handles (the passes then throw std::invalid_argument), or -1
+  int unsupported_link = -1;
+
+  //-------------------- body evaluations
+  // written by evaluateAgnosticBody() in every pass
+  std::vector<BodyEvaluation> evaluations;  ///< per body: its elements, D, their Jacobians
+
+  //-------------------- between-body recursion
+  // written by the passes of model_agnostic_dynamics.cpp. Q is the frame a body hangs from: its
+  // parent's D, or the world for a root; twists, accelerations and wrenches are expressed in the
+  // frame they belong to
+  std::vector<SE3> X_D;            ///< D of body b in its Q: g_fixed G_D
+  std::vector<Vector6d> V_D, A_D;  ///< twist and acceleration of D (bodies with children; gravity
+                                   ///< as the base acceleration -G)
+  /// the children's resultants at D (inertial wrenches; in the ID gravity's too, through the base
+  /// acceleration)
+  std::vector<Vector6d> F_D;
+  std::vector<Vector6d> F_Q;  ///< the resultant of the body and its subtree, at Q
+  // mass matrix only (modelAgnosticMIID, modelAgnosticMID)
+  std::vector<SpatialInertia> I_D;  ///< the children's composite inertias, at D
+  std::vector<SpatialInertia> I_Q;  ///< composite inertia of the body and its subtree, at Q
+  /// momentum at Q per unit a_b (6 x nq_b): sum_k Ad*_{X_k} M_k J_k + Ad*_{X_D} I_D J_D
+  std::vector<Matrix6Xd> U;
+  Matrix6Xd MJ;    ///< 6 x max_nq scratch: an inertia times a Jacobian
+  Matrix6Xd U_up;  ///< 6 x max_nq scratch: U carried up the ancestors
+
+  //-------------------- outputs
+  Eigen::VectorXd tau;  ///< IID, ID, MIID or MID (nv)
+  Eigen::MatrixXd M;    ///< generalised mass matrix (nv x nv), written by MIID and MID only
+  Eigen::VectorXd Bu;   ///< actuation B(q) u(t), written by the ID and MID (nv)
+};
+
+}  // namespace tendril
