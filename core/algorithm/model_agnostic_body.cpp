@@ -1,10 +1,13 @@
 #include "core/algorithm/model_agnostic_body.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "core/algorithm/kinematics.hpp"
+#include "core/math/quadrature.hpp"
+#include "core/model/section.hpp"
 
 namespace tendril {
 namespace {
@@ -254,6 +257,138 @@ void GvsRodAgnosticBody::evaluate(const Model& model, const Eigen::Ref<const Eig
     out.G_D = G;
     out.Jv_D = Jv;
     out.b_D = b;
+  }
+}
+
+//-------------------- constant-curvature segment
+
+namespace {
+
+// f1 = (phi - sin phi)/phi^2, f2 = (cos phi - 1)/phi^2 and their derivatives; below |phi| = 2
+// their Taylor series (13 terms: the first dropped one is below 1e-16 of the sum there), above
+// the closed forms, which cancel at most a factor 30 there
+struct ArcFunctions {
+  double f1, f2, df1, df2;
+};
+
+ArcFunctions arcFunctions(double phi) {
+  ArcFunctions f{};
+  if (std::abs(phi) < 2.0) {
+    // f1 = sum_k (-1)^k phi^(2k+1) / (2k+3)!, f2 = sum_k (-1)^(k+1) phi^(2k) / (2k+2)!
+    const double p2 = phi * phi;
+    double term1 = 1.0 / 6.0, term2 = -0.5;  // the k = 0 coefficients
+    double power = 1.0;                      // phi^(2k)
+    for (int k = 0; k < 13; ++k) {
+      f.f1 += term1 * power * phi;
+      f.df1 += term1 * (2 * k + 1) * power;
+      f.f2 += term2 * power;
+      if (k > 0) f.df2 += term2 * (2 * k) * power / phi;
+      term1 *= -1.0 / ((2 * k + 4) * (2 * k + 5));
+      term2 *= -1.0 / ((2 * k + 3) * (2 * k + 4));
+      power *= p2;
+    }
+    if (phi == 0.0) f.df2 = 0.0;
+    return f;
+  }
+  const double c = std::cos(phi), s = std::sin(phi), p2 = phi * phi, p3 = p2 * phi;
+  f.f1 = (phi - s) / p2;
+  f.f2 = (c - 1.0) / p2;
+  f.df1 = (2.0 * s - phi - phi * c) / p3;
+  f.df2 = (2.0 - 2.0 * c - phi * s) / p3;
+  return f;
+}
+
+// sin(x) / x
+double sinc(double x) {
+  if (std::abs(x) < 1e-4) return 1.0 - x * x / 6.0;
+  return std::sin(x) / x;
+}
+
+}  // namespace
+
+bool ConstantCurvatureAgnosticBody::handles(const Model& model, int link) {
+  return model.links[link].kind == BodyKind::ConstantCurvature;
+}
+
+ConstantCurvatureAgnosticBody::ConstantCurvatureAgnosticBody(const Model& model, int link_index)
+    : link(link_index), joint(model.links[link_index].joint) {
+  const ConstantCurvatureBodyDesc& body =
+      model.description.links[static_cast<std::size_t>(link_index)].constantCurvature();
+  planar = body.model == CurvatureModel::Planar;
+  length = body.length;
+  const int nb = constantCurvatureDof(body.model);
+  Phi = Matrix6Xd::Zero(6, nb);
+  for (int k = 0; k < nb; ++k) Phi(1 + k, k) = 1.0 / length;  // bend y, bend z, stretch
+  CrossSectionDesc section;
+  section.radius_start = section.radius_end = body.radius;
+  const Vector6d density =
+      body.material.density * sectionProperties(section, 0.0).inertiaDiagonal();
+  const GaussRule rule = gaussLegendre(body.gauss_points, length);
+  for (int k = 0; k < body.gauss_points; ++k) {
+    abscissae.push_back(rule.nodes(k));
+    inertia.push_back(SpatialInertia::fromMatrix((rule.weights(k) * density).asDiagonal()));
+  }
+  abscissae.push_back(length);
+}
+
+void ConstantCurvatureAgnosticBody::prepare(const Model& model, BodyEvaluation& out) const {
+  const int n = model.links[link].nq;
+  out.n = n;
+  out.elements.assign(inertia.size(), AgnosticElement{});
+  for (std::size_t k = 0; k < inertia.size(); ++k) {
+    out.elements[k].J = Matrix6Xd::Zero(6, n);
+    out.elements[k].M = inertia[k];
+  }
+  out.tip_element = -1;
+  out.J_D = Matrix6Xd::Zero(6, n);
+  out.scratch = Matrix6Xd::Zero(6, n);
+}
+
+void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
+                                             const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                                             const Eigen::Ref<const Eigen::VectorXd>& v_i,
+                                             BodyEvaluation& out) const {
+  const VirtualJoint& j0 = model.joints[joint];
+  const int nj = j0.nq, nb = static_cast<int>(Phi.cols());
+  SE3 G_J;
+  Vector6d Jv_J, b_J;
+  rigidJointMotion(j0, q_i.head(nj), v_i.head(nj), true, G_J, out.scratch.leftCols(nj), Jv_J, b_J);
+  const auto q_B = q_i.tail(nb), v_B = v_i.tail(nb);
+  Vector6d xi = Phi * q_B, xi_dot = Phi * v_B;
+  xi(3) += 1.0;
+  for (std::size_t station = 0; station < abscissae.size(); ++station) {
+    const double s = abscissae[station];
+    const bool distal = station + 1 == abscissae.size();
+    SE3& G = distal ? out.G_D : out.elements[station].G;
+    Matrix6Xd& J = distal ? out.J_D : out.elements[station].J;
+    Vector6d& Jv = distal ? out.Jv_D : out.elements[station].Jv;
+    Vector6d& b = distal ? out.b_D : out.elements[station].b;
+    SE3 g;
+    Vector6d arc_twist, arc_bias;
+    if (planar) {
+      const double phi = s * xi(1), c = std::cos(phi), sn = std::sin(phi);
+      g.R << c, 0.0, sn, 0.0, 1.0, 0.0, -sn, 0.0, c;
+      g.p << s * sinc(phi), 0.0, -s * std::sin(0.5 * phi) * sinc(0.5 * phi);
+      const ArcFunctions f = arcFunctions(phi);
+      const double scale = s * s / length;
+      J.col(nj) << 0.0, s / length, 0.0, scale * f.f1, 0.0, scale * f.f2;
+      arc_twist = J.col(nj) * v_B(0);
+      const double rate = s * s * s / (length * length) * v_B(0) * v_B(0);
+      arc_bias << 0.0, 0.0, 0.0, rate * f.df1, 0.0, rate * f.df2;
+    } else {
+      const Vector6d Omega = s * xi, Omega_dot = s * xi_dot;
+      g = exp(Omega);
+      for (int k = 0; k < nb; ++k) J.col(nj + k) = dexpApply(-Omega, Vector6d(s * Phi.col(k)));
+      // with X = -Omega: T(X)(-Omega') = -arc twist, T'(X, -Omega')(-Omega') = -arc bias
+      Vector6d minus_twist, minus_bias;
+      dexpRates(-Omega, -Omega_dot, Vector6d::Zero(), minus_twist, minus_bias);
+      arc_twist = -minus_twist;
+      arc_bias = -minus_bias;
+    }
+    if (nj > 0) adInvColumns(g, out.scratch.leftCols(nj), J.leftCols(nj));
+    Jv = applyAdInv(g, Jv_J) + arc_twist;
+    b = applyAdInv(g, b_J) + ad(Jv, arc_twist) + arc_bias;
+    G = G_J * g;
   }
 }
 

@@ -137,8 +137,41 @@ struct GvsRodAgnosticBody {
                 const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;
 };
 
+/// \brief A constant-curvature segment (core/model/bodies/constant_curvature.hpp): its joint, then
+///        the arc g(s) = exp(s xi) of its constant strain xi = (0, theta_y/L, theta_z/L, 1 +
+///        delta/L, 0, 0), in closed form, with its own Gauss rule: the elements are the sections at
+///        the Gauss points s_k (w_k rho diag(Jx, Jy, Jz, A, A, A)), D the section at s = L. No
+///        Magnus expansion and no recursion along the segment: each station is evaluated alone.
+///
+/// Arc part of a station, relative to the joint's child frame, with phi = theta s / L (planar):
+///   G = (R_y(phi), s (sinc phi, 0, -(1 - cos phi)/phi)),
+///   J e_theta = (0, s/L, 0, (s^2/L) f1(phi), 0, (s^2/L) f2(phi)),
+///   Jdot v = (s^3/L^2) theta'^2 (0, 0, 0, f1'(phi), 0, f2'(phi)),
+///   f1 = (phi - sin phi)/phi^2, f2 = (cos phi - 1)/phi^2 = -sinc^2(phi/2)/2,
+/// by series below |phi| = 2 where the closed forms cancel (theory-model-agnostic-id.md 3.2 gives
+/// the same Jacobian at s = L in the paper's frame). Spatial: G = exp(s xi), J = T(-s xi) s Phi,
+/// Jdot v = T'(-s xi, -s xi') s xi' (lie.hpp), exp and T in closed form. Composed with the
+/// joint's motion (G_J, J_J, b_J) as every chain of frames: J = [Ad_{g^-1} J_J | J_arc],
+/// b = Ad_{g^-1} b_J + ad_{J v} (J_arc v_B) + b_arc.
+struct ConstantCurvatureAgnosticBody {
+  int link = -1;
+  int joint = -1;  ///< the link's rigid virtual joint
+  bool planar = true;
+  double length = 0.0;
+  Matrix6Xd Phi;                        ///< d xi / d q_B (6 x n_B)
+  std::vector<double> abscissae;        ///< s_k of the elements, then L (the distal frame)
+  std::vector<SpatialInertia> inertia;  ///< of the elements
+
+  static bool handles(const Model& model, int link);
+  ConstantCurvatureAgnosticBody(const Model& model, int link);
+  void prepare(const Model& model, BodyEvaluation& out) const;
+  void evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;
+};
+
 /// \brief Every body kind. A new kind is one more alternative (see the top of this file).
-using AgnosticBody = std::variant<RigidAgnosticBody, GvsRodAgnosticBody>;
+using AgnosticBody =
+    std::variant<RigidAgnosticBody, GvsRodAgnosticBody, ConstantCurvatureAgnosticBody>;
 
 /// \brief The kind that models link \p link: the first alternative of AgnosticBody whose
 ///        handles() accepts it, or nothing when none does.

@@ -120,8 +120,40 @@ RobotDescription rod(int magnus_order) {
   return robot;
 }
 
+// constant-curvature segments on every kind of joint in front: a planar one on a spherical joint
+// carried by a free base, a spatial one (with elongation) on a universal joint at its tip, a rigid
+// link on the spatial one, and a planar one on a revolute side branch
+RobotDescription constantCurvatureTree() {
+  RobotDescription robot;
+  robot.name = "constant_curvature_tree";
+  robot.links.push_back(test::rigidLink("base", "world", JointType::Free));
+  const auto segment = [&](const std::string& name, const std::string& parent, JointType type,
+                           CurvatureModel model, double length) {
+    LinkDesc link;
+    link.name = name;
+    link.parent = parent;
+    link.joint.type = type;
+    link.joint.axis = {0.3, 1.0, -0.2};
+    link.origin.position = {0.02, -0.01, 0.03};
+    link.origin.rpy = {0.2, -0.1, 0.4};
+    ConstantCurvatureBodyDesc body;
+    body.model = model;
+    body.length = length;
+    body.radius = 0.1 * length;
+    body.gauss_points = 6;
+    link.body = body;
+    robot.links.push_back(link);
+  };
+  segment("planar", "base", JointType::Spherical, CurvatureModel::Planar, 0.3);
+  segment("spatial", "planar", JointType::Universal, CurvatureModel::Spatial, 0.25);
+  robot.links.push_back(test::rigidLink("tip", "spatial", JointType::Cylindrical, {0, 0, 1}));
+  segment("side", "base", JointType::Revolute, CurvatureModel::Planar, 0.2);
+  return robot;
+}
+
 std::vector<std::pair<std::string, RobotDescription>> modelsUnderTest() {
   std::vector<std::pair<std::string, RobotDescription>> models;
+  models.emplace_back("constant_curvature_tree", constantCurvatureTree());
   models.emplace_back("every_joint_chain", everyJointChain());
   for (unsigned seed : {1u, 2u}) models.emplace_back("rigid_tree", rigidTree(seed));
   for (int order : {2, 4}) {
@@ -136,7 +168,7 @@ std::vector<std::pair<std::string, RobotDescription>> modelsUnderTest() {
        {"cable_manipulator", "contact_cylinder", "finray_finger", "hybrid_serial_robot",
         "paper_cable_manipulator", "paper_contact_cylinder", "paper_hybrid_serial_robot",
         "parallel_robot", "rigid_7dof_arm", "soft_cantilever", "tapered_free_fall",
-        "underwater_robot"}) {
+        "underwater_robot", "pcc_planar_arm", "pcc_spatial_arm", "pcc_hybrid_robot"}) {
     models.emplace_back(stem, withoutExternalLoads(test::example(stem)));
   }
   return models;

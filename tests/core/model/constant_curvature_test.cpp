@@ -15,6 +15,7 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/io/json_io.hpp"
 #include "core/model/data.hpp"
 #include "core/model/model.hpp"
@@ -95,6 +96,12 @@ TEST(ConstantCurvatureTest, UnitToyBodyInverseDynamicsMatchesTheDigestReference)
   const Model model = unitToyBody(-9.81);
   Data weighted(model);
   EXPECT_NEAR(inverseDynamics(model, weighted, q, v, a)(0), -2.62034158327811, 1e-13);
+  // and the model-agnostic algorithms, by the segment's own arc kinematics (E = 1: K = pi/4)
+  EXPECT_NEAR(modelAgnosticIID(weightless, data, q, v, a)(0), -0.880527322434137, 1e-13);
+  EXPECT_NEAR(modelAgnosticID(model, weighted, q, v, a)(0) - pi / 4.0 * q(0), -2.62034158327811,
+              1e-13);
+  modelAgnosticMIID(model, weighted, q, v, a);
+  EXPECT_NEAR(weighted.agnostic.M(0, 0), toyMass(0.7), 1e-13);
 }
 
 TEST(ConstantCurvatureTest, ThreeBodySpatialChainMatchesTheEulerLagrangeReference) {
@@ -132,6 +139,13 @@ TEST(ConstantCurvatureTest, ThreeBodySpatialChainMatchesTheEulerLagrangeReferenc
       S.asDiagonal() * massMatrix(model, data, S.cwiseProduct(q)) * S.asDiagonal();
   EXPECT_LT((M_ours - M).cwiseAbs().maxCoeff(), 1e-8) << M_ours;
   EXPECT_LT((M_ours * a - M_q_ddot).cwiseAbs().maxCoeff(), 1e-8);
+  // the model-agnostic MID (E = 1: K = diag(0, pi/4, 0, pi/4, 0, pi/4) on the bending angles)
+  Eigen::VectorXd K_q = Eigen::VectorXd::Zero(6);
+  for (int i : {1, 3, 5}) K_q(i) = pi / 4.0 * S(i) * q(i);
+  const Eigen::VectorXd mid =
+      modelAgnosticMID(model, data, S.cwiseProduct(q), S.cwiseProduct(v), S.cwiseProduct(a));
+  EXPECT_LT((S.cwiseProduct(mid - K_q) - id).cwiseAbs().maxCoeff(), 2e-8);
+  EXPECT_LT((S.asDiagonal() * data.agnostic.M * S.asDiagonal() - M).cwiseAbs().maxCoeff(), 1e-8);
 }
 
 TEST(ConstantCurvatureTest, StiffnessAndDampingAreTheBeamLaws) {
