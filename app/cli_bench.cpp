@@ -14,6 +14,7 @@
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/algorithm/statics.hpp"
 #include "core/sim/dynamics_system.hpp"
 
@@ -139,6 +140,9 @@ int runBench(const Args& args) {
          inverseDynamics(model, data, q, v, a);
          massMatrixFromKinematics(model, data);
        }},
+      // the model-agnostic recursion (seed 001), when every link has a body kind for it
+      {"model-agnostic ID", [&] { modelAgnosticID(model, data, q, v, a, t); }},
+      {"model-agnostic MID (ID + M, one pass)", [&] { modelAgnosticMID(model, data, q, v, a, t); }},
       {"ID derivatives (analytic)", [&] { inverseDynamicsDerivatives(model, data, q, v, a); }},
       {"ID derivatives (central differences)",
        [&] { idDifferences(model, data, q, v, a, x, plus, dq, dv); }},
@@ -155,6 +159,9 @@ int runBench(const Args& args) {
                        [&] { solveStatics(model, data, q_rest, statics_analytic); });
     cases.emplace_back("statics (central differences)",
                        [&] { solveStatics(model, data, q_rest, statics_fd); });
+  }
+  if (data.agnostic.unsupported_link >= 0) {
+    std::erase_if(cases, [](const auto& c) { return c.first.starts_with("model-agnostic"); });
   }
   std::cout << "model: " << robot->name << " (" << model.nq << " dof, " << model.n_vjoints()
             << " virtual joints)\n";
@@ -180,6 +187,9 @@ int runBench(const Args& args) {
   ratio("dID: central differences / analytic", "ID derivatives (central differences)",
         "ID derivatives (analytic)");
   ratio("dID analytic / (ID + M)", "ID derivatives (analytic)", "ID + mass matrix");
+  if (calls.count("model-agnostic MID (ID + M, one pass)")) {
+    ratio("model-agnostic MID / ID", "model-agnostic MID (ID + M, one pass)", "model-agnostic ID");
+  }
   ratio("dFD: central differences / analytic", "FD Jacobian (central differences)",
         "FD Jacobian (analytic)");
   if (parsed.has("--statics")) {

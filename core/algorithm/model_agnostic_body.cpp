@@ -264,44 +264,42 @@ void GvsRodAgnosticBody::evaluate(const Model& model, const Eigen::Ref<const Eig
 
 namespace {
 
-// f1 = (phi - sin phi)/phi^2, f2 = (cos phi - 1)/phi^2 and their derivatives; below |phi| = 2
-// their Taylor series (13 terms: the first dropped one is below 1e-16 of the sum there), above
-// the closed forms, which cancel at most a factor 30 there
+// f1 = (phi - sin phi)/phi^2, f2 = (cos phi - 1)/phi^2 and their derivatives, from the sine and
+// cosine of phi; below |phi| = 1/2, where the closed forms of f1 and its derivatives lose more
+// than a factor 25 to cancellation, their Taylor series (the first dropped term is below 1e-17 of
+// the sum there)
 struct ArcFunctions {
   double f1, f2, df1, df2;
 };
 
-ArcFunctions arcFunctions(double phi) {
-  ArcFunctions f{};
-  if (std::abs(phi) < 2.0) {
-    // f1 = sum_k (-1)^k phi^(2k+1) / (2k+3)!, f2 = sum_k (-1)^(k+1) phi^(2k) / (2k+2)!
-    const double p2 = phi * phi;
-    double term1 = 1.0 / 6.0, term2 = -0.5;  // the k = 0 coefficients
-    double power = 1.0;                      // phi^(2k)
-    for (int k = 0; k < 13; ++k) {
-      f.f1 += term1 * power * phi;
-      f.df1 += term1 * (2 * k + 1) * power;
-      f.f2 += term2 * power;
-      if (k > 0) f.df2 += term2 * (2 * k) * power / phi;
-      term1 *= -1.0 / ((2 * k + 4) * (2 * k + 5));
-      term2 *= -1.0 / ((2 * k + 3) * (2 * k + 4));
-      power *= p2;
-    }
-    if (phi == 0.0) f.df2 = 0.0;
+ArcFunctions arcFunctions(double phi, double sin_phi, double cos_phi, double half_sinc) {
+  ArcFunctions f;
+  // f2 = -sinc^2(phi/2) / 2 has no cancellation
+  f.f2 = -0.5 * half_sinc * half_sinc;
+  if (std::abs(phi) < 0.5) {
+    const double x = phi * phi;
+    // f1 = sum_k (-1)^k phi^(2k+1) / (2k+3)!, df1 = sum_k (-1)^k (2k+1) phi^(2k) / (2k+3)!,
+    // df2 = sum_{k>=1} (-1)^(k+1) 2k phi^(2k-1) / (2k+2)!
+    f.f1 = phi *
+           (1.0 / 6 -
+            x * (1.0 / 120 -
+                 x * (1.0 / 5040 - x * (1.0 / 362880 - x * (1.0 / 39916800 - x / 6227020800.0)))));
+    f.df1 =
+        1.0 / 6 -
+        x * (3.0 / 120 - x * (5.0 / 5040 -
+                              x * (7.0 / 362880 - x * (9.0 / 39916800 - x * 11.0 / 6227020800.0))));
+    f.df2 =
+        phi * (2.0 / 24 -
+               x * (4.0 / 720 -
+                    x * (6.0 / 40320 -
+                         x * (8.0 / 3628800 - x * (10.0 / 479001600 - x * 12.0 / 87178291200.0)))));
     return f;
   }
-  const double c = std::cos(phi), s = std::sin(phi), p2 = phi * phi, p3 = p2 * phi;
-  f.f1 = (phi - s) / p2;
-  f.f2 = (c - 1.0) / p2;
-  f.df1 = (2.0 * s - phi - phi * c) / p3;
-  f.df2 = (2.0 - 2.0 * c - phi * s) / p3;
+  const double p2 = phi * phi, p3 = p2 * phi;
+  f.f1 = (phi - sin_phi) / p2;
+  f.df1 = (2.0 * sin_phi - phi - phi * cos_phi) / p3;
+  f.df2 = (2.0 - 2.0 * cos_phi - phi * sin_phi) / p3;
   return f;
-}
-
-// sin(x) / x
-double sinc(double x) {
-  if (std::abs(x) < 1e-4) return 1.0 - x * x / 6.0;
-  return std::sin(x) / x;
 }
 
 }  // namespace
@@ -366,10 +364,16 @@ void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
     SE3 g;
     Vector6d arc_twist, arc_bias;
     if (planar) {
-      const double phi = s * xi(1), c = std::cos(phi), sn = std::sin(phi);
+      // one sine and cosine, of phi / 2: sinc(phi/2) needs no series above 1e-8 (its error is
+      // phi^2 / 24 relative there, 1e-17)
+      const double phi = s * xi(1), half = 0.5 * phi;
+      const double sh = std::sin(half), ch = std::cos(half);
+      const double half_sinc = std::abs(half) < 1e-8 ? 1.0 : sh / half;
+      const double sn = 2.0 * sh * ch, c = 1.0 - 2.0 * sh * sh;
       g.R << c, 0.0, sn, 0.0, 1.0, 0.0, -sn, 0.0, c;
-      g.p << s * sinc(phi), 0.0, -s * std::sin(0.5 * phi) * sinc(0.5 * phi);
-      const ArcFunctions f = arcFunctions(phi);
+      // the chord: s (sinc phi, 0, -(1 - cos phi)/phi) = s sinc(phi/2) (cos(phi/2), 0, -sin(phi/2))
+      g.p << s * half_sinc * ch, 0.0, -s * half_sinc * sh;
+      const ArcFunctions f = arcFunctions(phi, sn, c, half_sinc);
       const double scale = s * s / length;
       J.col(nj) << 0.0, s / length, 0.0, scale * f.f1, 0.0, scale * f.f2;
       arc_twist = J.col(nj) * v_B(0);
@@ -385,7 +389,13 @@ void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
       arc_twist = -minus_twist;
       arc_bias = -minus_bias;
     }
-    if (nj > 0) adInvColumns(g, out.scratch.leftCols(nj), J.leftCols(nj));
+    if (nj == 0) {  // a fixed joint: the arc alone (ad(J v, J v) = 0)
+      G = g;
+      Jv = arc_twist;
+      b = arc_bias;
+      continue;
+    }
+    adInvColumns(g, out.scratch.leftCols(nj), J.leftCols(nj));
     Jv = applyAdInv(g, Jv_J) + arc_twist;
     b = applyAdInv(g, b_J) + ad(Jv, arc_twist) + arc_bias;
     G = G_J * g;

@@ -17,6 +17,7 @@
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "tests/benchmarks/bench_support.hpp"
+#include "tests/support/pcc_lagrangian.hpp"
 
 namespace tendril::bench {
 namespace {
@@ -60,9 +61,56 @@ void BM_InverseDynamicsAndMassMatrix(benchmark::State& state, const std::string&
   w.label(state);
 }
 
+// Simulation 3 (b) of the model-agnostic paper: planar PCC robots of N bodies (radius 0.03 m,
+// rest length 0.3 m, 1000 kg/m^3, 8 Gauss points each), M q-ddot = IID(q, 0, q-ddot) and
+// c = IID(q, q-dot, 0) at the paper's "unitary values" (q = q-dot = q-ddot = 1), beside ID and
+// MID at the same state and the GVS engine's inverse dynamics
+enum class PccCall { MassTimesAcceleration, Bias, ID, MID, GvsInverseDynamics };
+
+void BM_PlanarPcc(benchmark::State& state, PccCall call) {
+  test::PlanarPccChain chain;
+  chain.bodies = static_cast<int>(state.range(0));
+  const Model model = buildModel(test::planarPccDescription(chain));
+  Data data(model);
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(model.nv);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
+  for (auto _ : state) {
+    switch (call) {
+      case PccCall::MassTimesAcceleration:
+        benchmark::DoNotOptimize(modelAgnosticIID(model, data, ones, zero, ones).data());
+        break;
+      case PccCall::Bias:
+        benchmark::DoNotOptimize(modelAgnosticIID(model, data, ones, ones, zero).data());
+        break;
+      case PccCall::ID:
+        benchmark::DoNotOptimize(modelAgnosticID(model, data, ones, ones, ones).data());
+        break;
+      case PccCall::MID:
+        benchmark::DoNotOptimize(modelAgnosticMID(model, data, ones, ones, ones).data());
+        benchmark::DoNotOptimize(data.agnostic.M.data());
+        break;
+      case PccCall::GvsInverseDynamics:
+        benchmark::DoNotOptimize(inverseDynamics(model, data, ones, ones, ones).data());
+        break;
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["bodies"] = chain.bodies;
+}
+
 }  // namespace
 
 void registerModelAgnosticBenchmarks() {
+  for (const auto& [name, call] :
+       {std::pair{"MassTimesAcceleration", PccCall::MassTimesAcceleration},
+        {"Bias", PccCall::Bias},
+        {"ID", PccCall::ID},
+        {"MID", PccCall::MID},
+        {"GvsInverseDynamics", PccCall::GvsInverseDynamics}}) {
+    benchmark::RegisterBenchmark((std::string("BM_PlanarPcc") + name).c_str(), BM_PlanarPcc, call)
+        ->DenseRange(1, 20, 1)
+        ->Unit(benchmark::kMicrosecond);
+  }
   std::vector<std::string> stems;
   for (const auto& entry : std::filesystem::directory_iterator(TENDRIL_EXAMPLES_DIR)) {
     if (entry.path().extension() == ".json") stems.push_back(entry.path().stem().string());
