@@ -1,6 +1,7 @@
 #include "core/algorithm/model_agnostic_body.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -272,7 +273,8 @@ struct ArcFunctions {
   double f1, f2, df1, df2;
 };
 
-ArcFunctions arcFunctions(double phi, double sin_phi, double cos_phi, double half_sinc) {
+ArcFunctions arcFunctions(double phi, double inverse_phi, double sin_phi, double cos_phi,
+                          double half_sinc) {
   ArcFunctions f;
   // f2 = -sinc^2(phi/2) / 2 has no cancellation
   f.f2 = -0.5 * half_sinc * half_sinc;
@@ -295,10 +297,10 @@ ArcFunctions arcFunctions(double phi, double sin_phi, double cos_phi, double hal
                          x * (8.0 / 3628800 - x * (10.0 / 479001600 - x * 12.0 / 87178291200.0)))));
     return f;
   }
-  const double p2 = phi * phi, p3 = p2 * phi;
-  f.f1 = (phi - sin_phi) / p2;
-  f.df1 = (2.0 * sin_phi - phi - phi * cos_phi) / p3;
-  f.df2 = (2.0 - 2.0 * cos_phi - phi * sin_phi) / p3;
+  const double i2 = inverse_phi * inverse_phi, i3 = i2 * inverse_phi;
+  f.f1 = (phi - sin_phi) * i2;
+  f.df1 = (2.0 * sin_phi - phi - phi * cos_phi) * i3;
+  f.df2 = (2.0 - 2.0 * cos_phi - phi * sin_phi) * i3;
   return f;
 }
 
@@ -327,6 +329,32 @@ ConstantCurvatureAgnosticBody::ConstantCurvatureAgnosticBody(const Model& model,
     inertia.push_back(SpatialInertia::fromMatrix((rule.weights(k) * density).asDiagonal()));
   }
   abscissae.push_back(length);
+  if (abscissae.size() > kMaxStations)
+    throw std::invalid_argument("a constant-curvature segment has at most 30 Gauss points");
+  for (const double s : abscissae) {
+    inverse_fraction.push_back(length / s);
+    offset_from_middle.push_back(0.5 * (s / length - 0.5));
+  }
+}
+
+void ConstantCurvatureAgnosticBody::halfAngles(double theta,
+                                               std::array<double, kMaxStations>& sines,
+                                               std::array<double, kMaxStations>& cosines,
+                                               double& inverse_theta) const {
+  inverse_theta = theta == 0.0 ? 0.0 : 1.0 / theta;
+  const double quarter = 0.25 * theta, sq = std::sin(quarter), cq = std::cos(quarter);
+  const std::size_t nodes = abscissae.size() - 1;
+  // theta u_k / 2 = theta / 4 + theta (u_k - 1/2) / 2, and u_{n-1-k} - 1/2 = -(u_k - 1/2)
+  for (std::size_t k = 0; k < (nodes + 1) / 2; ++k) {
+    const double b = theta * offset_from_middle[k], sb = std::sin(b), cb = std::cos(b);
+    sines[k] = sq * cb + cq * sb;
+    cosines[k] = cq * cb - sq * sb;
+    const std::size_t mirror = nodes - 1 - k;
+    sines[mirror] = sq * cb - cq * sb;
+    cosines[mirror] = cq * cb + sq * sb;
+  }
+  sines[nodes] = 2.0 * sq * cq;  // theta / 2
+  cosines[nodes] = 1.0 - 2.0 * sq * sq;
 }
 
 void ConstantCurvatureAgnosticBody::prepare(const Model& model, BodyEvaluation& out) const {
@@ -354,6 +382,12 @@ void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
   const auto q_B = q_i.tail(nb), v_B = v_i.tail(nb);
   Vector6d xi = Phi * q_B, xi_dot = Phi * v_B;
   xi(3) += 1.0;
+  // planar: the half angles theta u_k / 2 of the stations, u_k = s_k / L, by angle addition
+  // about the middle theta / 4: the Gauss nodes are symmetric about u = 1/2, so a pair of them
+  // takes one sine and cosine, and the distal frame (u = 1) the double angle of the middle
+  std::array<double, kMaxStations> sin_half{}, cos_half{};
+  double inverse_theta = 0.0;
+  if (planar) halfAngles(xi(1) * length, sin_half, cos_half, inverse_theta);
   for (std::size_t station = 0; station < abscissae.size(); ++station) {
     const double s = abscissae[station];
     const bool distal = station + 1 == abscissae.size();
@@ -364,16 +398,16 @@ void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
     SE3 g;
     Vector6d arc_twist, arc_bias;
     if (planar) {
-      // one sine and cosine, of phi / 2: sinc(phi/2) needs no series above 1e-8 (its error is
-      // phi^2 / 24 relative there, 1e-17)
-      const double phi = s * xi(1), half = 0.5 * phi;
-      const double sh = std::sin(half), ch = std::cos(half);
-      const double half_sinc = std::abs(half) < 1e-8 ? 1.0 : sh / half;
+      // sinc(phi/2) = sin(phi/2) / (phi/2) needs no series above 1e-8 (its error is phi^2 / 24
+      // relative there, 1e-17)
+      const double phi = s * xi(1), sh = sin_half[station], ch = cos_half[station];
+      const double inverse_phi = inverse_theta * inverse_fraction[station];
+      const double half_sinc = std::abs(phi) < 2e-8 ? 1.0 : 2.0 * sh * inverse_phi;
       const double sn = 2.0 * sh * ch, c = 1.0 - 2.0 * sh * sh;
       g.R << c, 0.0, sn, 0.0, 1.0, 0.0, -sn, 0.0, c;
       // the chord: s (sinc phi, 0, -(1 - cos phi)/phi) = s sinc(phi/2) (cos(phi/2), 0, -sin(phi/2))
       g.p << s * half_sinc * ch, 0.0, -s * half_sinc * sh;
-      const ArcFunctions f = arcFunctions(phi, sn, c, half_sinc);
+      const ArcFunctions f = arcFunctions(phi, inverse_phi, sn, c, half_sinc);
       const double scale = s * s / length;
       J.col(nj) << 0.0, s / length, 0.0, scale * f.f1, 0.0, scale * f.f2;
       arc_twist = J.col(nj) * v_B(0);

@@ -46,6 +46,7 @@
 // quadrature point.
 
 #include <Eigen/Core>
+#include <array>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -158,12 +159,21 @@ struct ConstantCurvatureAgnosticBody {
   int joint = -1;  ///< the link's rigid virtual joint
   bool planar = true;
   double length = 0.0;
-  Matrix6Xd Phi;                        ///< d xi / d q_B (6 x n_B)
-  std::vector<double> abscissae;        ///< s_k of the elements, then L (the distal frame)
-  std::vector<SpatialInertia> inertia;  ///< of the elements
+  Matrix6Xd Phi;                           ///< d xi / d q_B (6 x n_B)
+  std::vector<double> abscissae;           ///< s_k of the elements, then L (the distal frame)
+  std::vector<SpatialInertia> inertia;     ///< of the elements
+  std::vector<double> inverse_fraction;    ///< L / s_k
+  std::vector<double> offset_from_middle;  ///< (s_k / L - 1/2) / 2
+
+  /// the Gauss points (at most 30) and the distal frame
+  static constexpr std::size_t kMaxStations = 31;
 
   static bool handles(const Model& model, int link);
   ConstantCurvatureAgnosticBody(const Model& model, int link);
+  /// \brief sin and cos of theta s_k / (2 L) at every station, from those of theta / 4 and of
+  ///        the offsets of the (symmetric) Gauss nodes from the middle; 1 / theta (0 at theta = 0)
+  void halfAngles(double theta, std::array<double, kMaxStations>& sines,
+                  std::array<double, kMaxStations>& cosines, double& inverse_theta) const;
   void prepare(const Model& model, BodyEvaluation& out) const;
   void evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
                 const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;

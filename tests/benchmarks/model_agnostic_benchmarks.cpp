@@ -65,7 +65,7 @@ void BM_InverseDynamicsAndMassMatrix(benchmark::State& state, const std::string&
 // rest length 0.3 m, 1000 kg/m^3, 8 Gauss points each), M q-ddot = IID(q, 0, q-ddot) and
 // c = IID(q, q-dot, 0) at the paper's "unitary values" (q = q-dot = q-ddot = 1), beside ID and
 // MID at the same state and the GVS engine's inverse dynamics
-enum class PccCall { MassTimesAcceleration, Bias, ID, MID, GvsInverseDynamics };
+enum class PccCall { MassTimesAcceleration, Bias, ID, MID, GvsInverseDynamics, BodiesOnly };
 
 void BM_PlanarPcc(benchmark::State& state, PccCall call) {
   test::PlanarPccChain chain;
@@ -92,6 +92,14 @@ void BM_PlanarPcc(benchmark::State& state, PccCall call) {
       case PccCall::GvsInverseDynamics:
         benchmark::DoNotOptimize(inverseDynamics(model, data, ones, ones, ones).data());
         break;
+      case PccCall::BodiesOnly:  // the black boxes alone: what the recursion adds is the rest
+        for (std::size_t b = 0; b < data.agnostic.bodies.size(); ++b) {
+          const LinkInfo& link = model.links[b];
+          evaluateAgnosticBody(model, data.agnostic.bodies[b], ones.segment(link.idx_q, link.nq),
+                               ones.segment(link.idx_q, link.nq), data.agnostic.evaluations[b]);
+        }
+        benchmark::DoNotOptimize(data.agnostic.evaluations.data());
+        break;
     }
     benchmark::ClobberMemory();
   }
@@ -106,7 +114,8 @@ void registerModelAgnosticBenchmarks() {
         {"Bias", PccCall::Bias},
         {"ID", PccCall::ID},
         {"MID", PccCall::MID},
-        {"GvsInverseDynamics", PccCall::GvsInverseDynamics}}) {
+        {"GvsInverseDynamics", PccCall::GvsInverseDynamics},
+        {"BodiesOnly", PccCall::BodiesOnly}}) {
     benchmark::RegisterBenchmark((std::string("BM_PlanarPcc") + name).c_str(), BM_PlanarPcc, call)
         ->DenseRange(1, 20, 1)
         ->Unit(benchmark::kMicrosecond);
