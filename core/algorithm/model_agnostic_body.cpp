@@ -408,11 +408,14 @@ void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
       // the chord: s (sinc phi, 0, -(1 - cos phi)/phi) = s sinc(phi/2) (cos(phi/2), 0, -sin(phi/2))
       g.p << s * half_sinc * ch, 0.0, -s * half_sinc * sh;
       const ArcFunctions f = arcFunctions(phi, inverse_phi, sn, c, half_sinc);
-      const double scale = s * s / length;
-      J.col(nj) << 0.0, s / length, 0.0, scale * f.f1, 0.0, scale * f.f2;
-      arc_twist = J.col(nj) * v_B(0);
-      const double rate = s * s * s / (length * length) * v_B(0) * v_B(0);
-      arc_bias << 0.0, 0.0, 0.0, rate * f.df1, 0.0, rate * f.df2;
+      // the column's other entries stay the zeros prepare() wrote
+      const double scale = s * s / length, rate = s * v_B(0) / length;
+      J(1, nj) = s / length;
+      J(3, nj) = scale * f.f1;
+      J(5, nj) = scale * f.f2;
+      arc_twist << 0.0, J(1, nj) * v_B(0), 0.0, J(3, nj) * v_B(0), 0.0, J(5, nj) * v_B(0);
+      const double bias = scale * rate * v_B(0);  // s^3 theta-dot^2 / L^2
+      arc_bias << 0.0, 0.0, 0.0, bias * f.df1, 0.0, bias * f.df2;
     } else {
       const Vector6d Omega = s * xi, Omega_dot = s * xi_dot;
       g = exp(Omega);
@@ -460,6 +463,12 @@ std::optional<AgnosticBody> makeAgnosticBody(const Model& model, int link) {
 
 void prepareAgnosticBody(const Model& model, const AgnosticBody& body, BodyEvaluation& out) {
   std::visit([&](const auto& kind) { kind.prepare(model, out); }, body);
+  for (AgnosticElement& e : out.elements) {
+    const Eigen::Matrix3d& I = e.M.I;
+    e.diagonal = e.M.h.isZero(0.0) && I(0, 1) == 0.0 && I(0, 2) == 0.0 && I(1, 2) == 0.0 &&
+                 I(1, 0) == 0.0 && I(2, 0) == 0.0 && I(2, 1) == 0.0;
+    if (e.diagonal) e.d << I.diagonal(), e.M.m, e.M.m, e.M.m;
+  }
 }
 
 }  // namespace tendril

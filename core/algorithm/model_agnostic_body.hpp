@@ -65,6 +65,11 @@ struct AgnosticElement {
   Vector6d Jv = Vector6d::Zero();  ///< J v_i: the element twist relative to P, in its frame
   Vector6d b = Vector6d::Zero();   ///< Jdot v_i: its acceleration relative to P at a_i = 0
   SpatialInertia M;                ///< spatial inertia in the element frame (constant)
+  /// M is diagonal about the element's origin (a rod's or segment's section, a point mass):
+  /// M = diag(d), which the dynamics apply and transform with a fraction of the general products
+  /// (set by prepareAgnosticBody())
+  bool diagonal = false;
+  Vector6d d = Vector6d::Zero();
   // written by the dynamics (model_agnostic_dynamics.cpp)
   SE3 X;                          ///< element frame in the frame P hangs from: g_fixed G
   Vector6d V = Vector6d::Zero();  ///< absolute twist, in the element frame

@@ -61,7 +61,9 @@ void forwardPass(const Model& model, ModelAgnosticWorkspace& w,
       e.V = applyAdInv(e.X, V_Q) + e.Jv;
       e.A = applyAdInv(e.X, A_Q) + ad(e.V, e.Jv) + e.b;
       addJacobianTimes(e.J, a_b, e.A);
-      e.W = e.M * e.A + coad(e.V, e.M * e.V);
+      e.W = e.diagonal
+                ? Vector6d(e.d.cwiseProduct(e.A) + coad(e.V, Vector6d(e.d.cwiseProduct(e.V))))
+                : Vector6d(e.M * e.A + coad(e.V, e.M * e.V));
     }
     if (body.tip_element >= 0) {
       const AgnosticElement& tip = body.elements[body.tip_element];
@@ -81,12 +83,16 @@ void forwardPass(const Model& model, ModelAgnosticWorkspace& w,
 
 // the mass-matrix terms of one inertia I posed at X in Q, moving with Jacobian J (6 x cols):
 // U += Ad*_X I J, the lower triangle of M_bb += J^T I J, I_Q += Ad*_X I Ad_X^-1
-void addMassTerms(const SpatialInertia& I, const SE3& X, const Matrix6Xd& J,
-                  ModelAgnosticWorkspace& w, int b, Eigen::Ref<Eigen::MatrixXd> M_bb,
-                  SpatialInertia& I_Q) {
+void addMassTerms(const SpatialInertia& I, const Vector6d* diagonal, const SE3& X,
+                  const Matrix6Xd& J, ModelAgnosticWorkspace& w, int b,
+                  Eigen::Ref<Eigen::MatrixXd> M_bb, SpatialInertia& I_Q) {
   const Eigen::Index cols = J.cols();
   auto MJ = w.MJ.leftCols(cols);
-  for (Eigen::Index c = 0; c < cols; ++c) MJ.col(c) = I * Vector6d(J.col(c));
+  if (diagonal) {
+    MJ = diagonal->asDiagonal() * J;
+  } else {
+    for (Eigen::Index c = 0; c < cols; ++c) MJ.col(c) = I * Vector6d(J.col(c));
+  }
   // U += Ad*_X (M J) = [R top + p~ R bottom; R bottom], in 3 x cols blocks
   auto U = w.U[b].leftCols(cols);
   auto R_bottom = w.U_up.topRows<3>().leftCols(cols);
@@ -106,7 +112,17 @@ void addMassTerms(const SpatialInertia& I, const SE3& X, const Matrix6Xd& J,
     }
   }
   if (c < cols) M_bb(c, c) += J.col(c).dot(MJ.col(c));
-  I_Q += I.transformed(X);
+  if (!diagonal) {
+    I_Q += I.transformed(X);
+    return;
+  }
+  // Ad*_X diag(d) Ad_X^-1: mass m, first moment m p, R diag(d_w) R^T + m (|p|^2 1 - p p^T)
+  const double m = (*diagonal)(3);
+  I_Q.m += m;
+  I_Q.h += m * X.p;
+  I_Q.I.noalias() += (X.R * diagonal->head<3>().asDiagonal()) * X.R.transpose();
+  I_Q.I.noalias() -= (m * X.p) * X.p.transpose();
+  I_Q.I.diagonal().array() += m * X.p.squaredNorm();
 }
 
 // rows b of M against every ancestor j: U_b (at Q = the parent's D) carried up from D to D,
@@ -155,15 +171,15 @@ void backwardPass(ModelAgnosticWorkspace& w, bool mass) {
       if (at_tip) {
         SpatialInertia I = e.M;
         I += w.I_D[b];
-        addMassTerms(I, e.X, e.J, w, b, M_bb, I_Q);
+        addMassTerms(I, nullptr, e.X, e.J, w, b, M_bb, I_Q);
       } else {
-        addMassTerms(e.M, e.X, e.J, w, b, M_bb, I_Q);
+        addMassTerms(e.M, e.diagonal ? &e.d : nullptr, e.X, e.J, w, b, M_bb, I_Q);
       }
     }
     if (loaded_tip && body.tip_element < 0) {
       addJacobianTransposeTimes(body.J_D, w.F_D[b], tau_b);
       F += applyCoAd(w.X_D[b], w.F_D[b]);
-      if (mass) addMassTerms(w.I_D[b], w.X_D[b], body.J_D, w, b, M_bb, I_Q);
+      if (mass) addMassTerms(w.I_D[b], nullptr, w.X_D[b], body.J_D, w, b, M_bb, I_Q);
     }
     // Q is the parent's D: hand the resultants over as they are
     w.F_Q[b] = F;
