@@ -56,6 +56,7 @@ for name in names:
 ax.set_xlabel("number of bodies")
 ax.set_ylabel("time per call [µs]")
 ax.set_title("Planar PCC robots: model-agnostic recursions (median of 5)")
+ax.set_xticks(range(0, 21, 2))
 ax.grid(True, alpha=0.3)
 ax.legend(fontsize=8)
 fig.tight_layout()
