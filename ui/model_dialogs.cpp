@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include "core/model/validate.hpp"
+
 namespace tendril {
 namespace {
 
@@ -98,10 +100,7 @@ bool ClosedChainDialog::planar() const {
 
 AttachAlongRodDialog::AttachAlongRodDialog(const LinkDesc& rod, QWidget* parent) : QDialog(parent) {
   setWindowTitle(tr("Add Link Along %1").arg(QString::fromStdString(rod.name)));
-  double length = 0.0;
-  for (const DivisionDesc& division : rod.soft().divisions) {
-    length += division.length;
-  }
+  const double length = centrelineLength(rod);
   auto* layout = new QVBoxLayout(this);
   auto* form = new QFormLayout();
   layout->addLayout(form);

@@ -8,6 +8,7 @@
 
 #include "core/algorithm/kinematics.hpp"
 #include "core/math/quadrature.hpp"
+#include "core/model/bodies/rod_division.hpp"
 #include "core/model/section.hpp"
 
 namespace tendril {
@@ -266,11 +267,11 @@ void GvsRodAgnosticBody::evaluate(const Model& model, const Eigen::Ref<const Eig
 namespace {
 
 // f1 = (phi - sin phi)/phi^2, f2 = (cos phi - 1)/phi^2 and their derivatives, from the sine and
-// cosine of phi; below |phi| = 1/2, where the closed forms of f1 and its derivatives lose more
-// than a factor 25 to cancellation, their Taylor series (the first dropped term is below 1e-17 of
-// the sum there)
+// cosine of phi. Below |phi| = 1 the Taylor series of f1, f1' and f2' (nine terms: at |phi| = 1
+// the first dropped ones, 1/21! and 20/22!, are below 1e-18 of the sums); above, the closed forms,
+// which cancel at most a factor 30 (f2' at phi = 1: 6e-15 relative)
 struct ArcFunctions {
-  double f1, f2, df1, df2;
+  double f1 = 0.0, f2 = 0.0, df1 = 0.0, df2 = 0.0;
 };
 
 ArcFunctions arcFunctions(double phi, double inverse_phi, double sin_phi, double cos_phi,
@@ -278,23 +279,20 @@ ArcFunctions arcFunctions(double phi, double inverse_phi, double sin_phi, double
   ArcFunctions f;
   // f2 = -sinc^2(phi/2) / 2 has no cancellation
   f.f2 = -0.5 * half_sinc * half_sinc;
-  if (std::abs(phi) < 0.5) {
+  if (std::abs(phi) < 1.0) {
+    // f1 = sum_k (-1)^k phi^(2k+1) / (2k+3)!, f1' = sum_k (-1)^k (2k+1) phi^(2k) / (2k+3)!,
+    // f2' = sum_k (-1)^k 2(k+1) phi^(2k+1) / (2k+4)!
     const double x = phi * phi;
-    // f1 = sum_k (-1)^k phi^(2k+1) / (2k+3)!, df1 = sum_k (-1)^k (2k+1) phi^(2k) / (2k+3)!,
-    // df2 = sum_{k>=1} (-1)^(k+1) 2k phi^(2k-1) / (2k+2)!
-    f.f1 = phi *
-           (1.0 / 6 -
-            x * (1.0 / 120 -
-                 x * (1.0 / 5040 - x * (1.0 / 362880 - x * (1.0 / 39916800 - x / 6227020800.0)))));
-    f.df1 =
-        1.0 / 6 -
-        x * (3.0 / 120 - x * (5.0 / 5040 -
-                              x * (7.0 / 362880 - x * (9.0 / 39916800 - x * 11.0 / 6227020800.0))));
-    f.df2 =
-        phi * (2.0 / 24 -
-               x * (4.0 / 720 -
-                    x * (6.0 / 40320 -
-                         x * (8.0 / 3628800 - x * (10.0 / 479001600 - x * 12.0 / 87178291200.0)))));
+    double power = 1.0, c1 = 1.0 / 6.0, c2 = 1.0 / 24.0;
+    for (int k = 0; k <= 8; ++k) {
+      const double signed_power = k % 2 == 0 ? power : -power;
+      f.f1 += c1 * signed_power * phi;
+      f.df1 += c1 * (2 * k + 1) * signed_power;
+      f.df2 += c2 * (2 * (k + 1)) * signed_power * phi;
+      c1 /= (2 * k + 4) * (2 * k + 5);
+      c2 /= (2 * k + 5) * (2 * k + 6);
+      power *= x;
+    }
     return f;
   }
   const double i2 = inverse_phi * inverse_phi, i3 = i2 * inverse_phi;
@@ -316,9 +314,9 @@ ConstantCurvatureAgnosticBody::ConstantCurvatureAgnosticBody(const Model& model,
       model.description.links[static_cast<std::size_t>(link_index)].constantCurvature();
   planar = body.model == CurvatureModel::Planar;
   length = body.length;
-  const int nb = constantCurvatureDof(body.model);
-  Phi = Matrix6Xd::Zero(6, nb);
-  for (int k = 0; k < nb; ++k) Phi(1 + k, k) = 1.0 / length;  // bend y, bend z, stretch
+  // the constant basis the segment compiles with (bend y, bend z, stretch over L)
+  Phi = Matrix6Xd::Zero(6, constantCurvatureDof(body.model));
+  rodDivisions(body, "").front().basis(0.0, Phi);
   CrossSectionDesc section;
   section.radius_start = section.radius_end = body.radius;
   const Vector6d density =

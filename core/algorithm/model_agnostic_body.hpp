@@ -1,7 +1,7 @@
 #pragma once
 // The body interface of the model-agnostic inverse dynamics (Pustina, Della Santina, De Luca,
-// arXiv 2402.07037; docs theory-model-agnostic-id.md sections 1.3, 2.8 and 2.9), and its two
-// kinds today: the rigid link and the GVS rod.
+// arXiv 2402.07037; docs theory-model-agnostic-id.md sections 1.3, 2.8 and 2.9), and its kinds:
+// the rigid link, the GVS rod and the constant-curvature segment.
 //
 // A BODY is one description link: its joint followed by its body (model.links[i]), with the
 // coordinates q_i = q.segment(links[i].idx_q, links[i].nq), n_i = links[i].nq. The dynamics
@@ -154,7 +154,7 @@ struct GvsRodAgnosticBody {
 ///   J e_theta = (0, s/L, 0, (s^2/L) f1(phi), 0, (s^2/L) f2(phi)),
 ///   Jdot v = (s^3/L^2) theta'^2 (0, 0, 0, f1'(phi), 0, f2'(phi)),
 ///   f1 = (phi - sin phi)/phi^2, f2 = (cos phi - 1)/phi^2 = -sinc^2(phi/2)/2,
-/// by series below |phi| = 2 where the closed forms cancel (theory-model-agnostic-id.md 3.2 gives
+/// by series below |phi| = 1 where the closed forms cancel (theory-model-agnostic-id.md 3.2 gives
 /// the same Jacobian at s = L in the paper's frame). Spatial: G = exp(s xi), J = T(-s xi) s Phi,
 /// Jdot v = T'(-s xi, -s xi') s xi' (lie.hpp), exp and T in closed form. Composed with the
 /// joint's motion (G_J, J_J, b_J) as every chain of frames: J = [Ad_{g^-1} J_J | J_arc],

@@ -621,6 +621,10 @@ RobotDescription readRobot(const Json& json) {
   if (!links.is_array()) ObjectReader::fail("/links", "expected an array");
   for (std::size_t i = 0; i < links.size(); ++i) {
     robot.links.push_back(readLink(links[i], "/links/" + std::to_string(i)));
+    if (version < 2 && robot.links.back().kind() == BodyKind::ConstantCurvature) {
+      ObjectReader::fail("/links/" + std::to_string(i) + "/constant_curvature",
+                         "constant-curvature segments need schema_version 2");
+    }
   }
   robot.joint_inputs = readArray(in, "joint_inputs", readJointInput);
   robot.cables = readArray(in, "cables", readCable);

@@ -406,15 +406,6 @@ class ModelBuilder {
     }
   }
 
-  // value (derivative = 0) or first derivative (derivative = 1) of c0 + c1 X + c2 X^2 + ...
-  static double polynomial(const std::vector<double>& c, double X, int derivative) {
-    double value = 0.0;
-    for (std::size_t k = c.size(); k-- > static_cast<std::size_t>(derivative);) {
-      value = value * X + c[k] * (derivative == 1 ? static_cast<double>(k) : 1.0);
-    }
-    return value;
-  }
-
   void compileInputsAndLoads() {
     for (const JointInputDesc& input : robot_.joint_inputs) {
       const LinkInfo& info = model_.links[linkIndex(input.link)];

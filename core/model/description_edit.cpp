@@ -15,6 +15,7 @@
 #include "core/math/lie.hpp"
 #include "core/model/data.hpp"
 #include "core/model/model.hpp"
+#include "core/model/validate.hpp"
 
 namespace tendril {
 namespace {
@@ -204,12 +205,6 @@ Placement toPlacement(const SE3& g) {
   const Eigen::Vector3d rpy = rotationToRpy(g.R);
   return Placement{{clean(g.p.x()), clean(g.p.y()), clean(g.p.z())},
                    {clean(rpy.x()), clean(rpy.y()), clean(rpy.z())}};
-}
-
-double rodLength(const LinkDesc& link) {
-  double length = 0.0;
-  for (const DivisionDesc& division : link.soft().divisions) length += division.length;
-  return length;
 }
 
 }  // namespace
@@ -624,7 +619,7 @@ int splitSoftLink(RobotDescription& robot, int link, double abscissa) {
   const LinkDesc& rod = robot.links[static_cast<std::size_t>(link)];
   if (rod.kind() != BodyKind::Soft) throw ParseError(pointer, "only a soft rod can be split");
   constexpr double kTiny = 1e-9;
-  const double length = rodLength(rod);
+  const double length = centrelineLength(rod);
   if (!(abscissa > kTiny && abscissa < length - kTiny)) {
     throw ParseError(pointer, "the point must lie strictly inside the rod (0 < X < " +
                                   textFromValue(length) + " m)");
@@ -706,7 +701,7 @@ int addLinkAlongRod(RobotDescription& robot, LinkDesc new_link, int rod, double 
   }
   RobotDescription edited = robot;
   const std::string parent = robot.links[static_cast<std::size_t>(rod)].name;
-  if (abscissa < rodLength(robot.links[static_cast<std::size_t>(rod)]) - 1e-9) {
+  if (abscissa < centrelineLength(robot.links[static_cast<std::size_t>(rod)]) - 1e-9) {
     (void)splitSoftLink(edited, rod, abscissa);
   }
   const int index = addLink(edited, std::move(new_link), parent);
@@ -817,9 +812,13 @@ int addCable(RobotDescription& robot, const std::string& link) {
              {"tension", Json{{"type", "constant"}, {"value", 1.0}}}};
   Json path = Json::array();
   if (rod.kind() == BodyKind::ConstantCurvature) {
-    // halfway out along local y: it bends the segment about z
+    // halfway out along local z for a planar segment (it bends about y only), along y for a
+    // spatial one (it bends it about z)
+    const ConstantCurvatureBodyDesc& segment = rod.constantCurvature();
+    const double offset = 0.5 * segment.radius;
+    const bool planar = segment.model == CurvatureModel::Planar;
     path.push_back(
-        Json{{"division", 0}, {"y", {0.5 * rod.constantCurvature().radius}}, {"z", {0.0}}});
+        Json{{"division", 0}, {"y", {planar ? 0.0 : offset}}, {"z", {planar ? offset : 0.0}}});
   }
   for (std::size_t d = 0; rod.kind() == BodyKind::Soft && d < rod.soft().divisions.size(); ++d) {
     const CrossSectionDesc& section = rod.soft().divisions[d].section;

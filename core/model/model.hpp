@@ -202,9 +202,8 @@ struct Topology {
   /// per joint: (first joint of a group, that group's last joint on the way to the root) for every
   /// group on the path from j (its own included, with j) to the root
   std::vector<std::vector<std::pair<int, int>>> coordinate_path;
-  /// the coordinates of j's ancestors lie in [0, ancestor_cols[j]), those of its subtree too in
-  /// [0, subtree_cols[j])
-  std::vector<int> ancestor_cols, subtree_cols;
+  /// the coordinates of j's ancestors lie in [0, ancestor_cols[j])
+  std::vector<int> ancestor_cols;
 };
 
 struct Model;

@@ -39,13 +39,6 @@ void declareTopology(Model& model) {
     const int parent_cols = joint.parent < 0 ? 0 : topology.ancestor_cols[joint.parent];
     topology.ancestor_cols[j] = std::max(parent_cols, joint.idx_q + joint.nq);
   }
-  topology.subtree_cols = topology.ancestor_cols;
-  for (int j = n; j-- > 0;) {
-    const int parent = model.joints[j].parent;
-    if (parent >= 0)
-      topology.subtree_cols[parent] =
-          std::max(topology.subtree_cols[parent], topology.subtree_cols[j]);
-  }
 }
 
 }  // namespace tendril

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <map>
 
+#include "core/math/quadrature.hpp"
+
 namespace tendril {
 
 int jointDof(JointType type) {
@@ -62,6 +64,13 @@ std::optional<DescriptionProblem> findTopologyProblem(const RobotDescription& ro
   return std::nullopt;
 }
 
+double polynomial(const std::vector<double>& coefficients, double X, int derivative) {
+  double value = 0.0;
+  for (std::size_t k = coefficients.size(); k-- > static_cast<std::size_t>(derivative);)
+    value = value * X + coefficients[k] * (derivative == 1 ? static_cast<double>(k) : 1.0);
+  return value;
+}
+
 double centrelineLength(const LinkDesc& link) {
   switch (link.kind()) {
     case BodyKind::Rigid:
@@ -79,27 +88,24 @@ double centrelineLength(const LinkDesc& link) {
 
 namespace {
 
-// a constant-curvature segment's tendon must run inside its section: the offset d(X) = (0, y(X),
-// z(X)), a polynomial of low degree, is checked at nine evenly spaced abscissae from base to tip
+// a constant-curvature segment's tendon must run inside its section where it is sampled, at the
+// segment's Gauss points; the pointer names the larger of the offset's two components there
 std::optional<DescriptionProblem> findTendonOutsideSection(const LinkDesc& link,
                                                            const CableSegmentDesc& segment,
                                                            const std::string& at) {
   if (link.kind() != BodyKind::ConstantCurvature) return std::nullopt;
   const ConstantCurvatureBodyDesc& body = link.constantCurvature();
-  const auto value = [](const std::vector<double>& c, double X) {
-    double v = 0.0;
-    for (std::size_t k = c.size(); k-- > 0;) v = v * X + c[k];
-    return v;
-  };
-  for (int k = 0; k <= 8; ++k) {
-    const double X = body.length * k / 8.0;
-    const double y = value(segment.y, X), z = value(segment.z, X);
+  if (!(body.length > 0.0) || body.gauss_points < 1) return std::nullopt;  // reported elsewhere
+  const GaussRule rule = gaussLegendre(body.gauss_points, body.length);
+  for (const double X : rule.nodes) {
+    const double y = polynomial(segment.y, X), z = polynomial(segment.z, X);
     const double offset = std::hypot(y, z);
     if (!(offset < body.radius)) {
-      return DescriptionProblem{
-          at + "/y", "the tendon runs outside the section: its offset " + std::to_string(offset) +
-                         " m at X = " + std::to_string(X) + " m is not below the radius " +
-                         std::to_string(body.radius) + " m"};
+      return DescriptionProblem{at + (std::abs(y) >= std::abs(z) ? "/y" : "/z"),
+                                "the tendon runs outside the section: its offset " +
+                                    std::to_string(offset) + " m at X = " + std::to_string(X) +
+                                    " m is not below the radius " + std::to_string(body.radius) +
+                                    " m"};
     }
   }
   return std::nullopt;
@@ -303,6 +309,18 @@ std::optional<DescriptionProblem> findClosedChainProblem(const RobotDescription&
 }
 
 std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescription& robot) {
+  // a constant-curvature segment built in code rather than read (the reader checks the same)
+  for (std::size_t i = 0; i < robot.links.size(); ++i) {
+    if (robot.links[i].kind() != BodyKind::ConstantCurvature) continue;
+    const ConstantCurvatureBodyDesc& body = robot.links[i].constantCurvature();
+    const auto at = [&](const char* key) {
+      return linkPointer(i, (std::string("constant_curvature/") + key).c_str());
+    };
+    if (!(body.length > 0.0)) return DescriptionProblem{at("length"), "must be positive"};
+    if (!(body.radius > 0.0)) return DescriptionProblem{at("radius"), "must be positive"};
+    if (body.gauss_points < 1 || body.gauss_points > 30)
+      return DescriptionProblem{at("gauss_points"), "must lie in [1, 30]"};
+  }
   for (std::size_t i = 0; i < robot.links.size(); ++i) {
     if (robot.links[i].kind() != BodyKind::Soft) continue;
     const auto& divisions = robot.links[i].soft().divisions;

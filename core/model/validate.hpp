@@ -38,6 +38,10 @@ std::optional<DescriptionProblem> findEnvironmentProblem(const RobotDescription&
 ///        a strain component makes the stiffness matrix singular.
 std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescription& robot);
 
+/// \brief c0 + c1 X + c2 X^2 + ... (derivative = 0) or its first derivative (derivative = 1): a
+///        cable's offset in its section (CableSegmentDesc).
+double polynomial(const std::vector<double>& coefficients, double X, int derivative = 0);
+
 /// \brief Length of a link's centreline [m]: the sum of a rod's divisions, a constant-curvature
 ///        segment's length, 0 for a rigid body.
 double centrelineLength(const LinkDesc& link);

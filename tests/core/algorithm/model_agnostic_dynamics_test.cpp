@@ -290,7 +290,7 @@ TEST(ModelAgnosticDynamicsTest, IidEqualsInverseDynamicsWithoutGravity) {
       const Eigen::VectorXd expected = inverseDynamics(weightless, reference, x.q, x.v, x.a);
       const Eigen::VectorXd actual = modelAgnosticIID(model, data, x.q, x.v, x.a);
       ASSERT_GT(expected.norm(), 0.0);
-      EXPECT_LT(worst(relativeError(actual, expected)), 1e-10);
+      EXPECT_LT(worst(relativeError(actual, expected)), 1e-12);
     }
   }
 }
@@ -310,7 +310,7 @@ TEST(ModelAgnosticDynamicsTest, IdEqualsInverseDynamicsPlusElasticDampingMinusAc
       const Eigen::VectorXd expected = inverseDynamics(model, reference, x.q, x.v, x.a, t) -
                                        internalForces(model, x.q, x.v) - Bu;
       const Eigen::VectorXd actual = modelAgnosticID(model, data, x.q, x.v, x.a, t);
-      EXPECT_LT(worst(relativeError(actual, expected)), 1e-10);
+      EXPECT_LT(worst(relativeError(actual, expected)), 1e-12);
       EXPECT_LT(relativeError(data.agnostic.Bu, Bu, 1.0), 1e-15);
     }
   }
@@ -328,7 +328,7 @@ TEST(ModelAgnosticDynamicsTest, MiidMassMatrixEqualsMassMatrixAndItsVectorEquals
       const Eigen::VectorXd miid = modelAgnosticMIID(model, data, x.q, x.v, x.a);
       const Eigen::MatrixXd& M = data.agnostic.M;
       const Eigen::MatrixXd expected = massMatrix(model, reference, x.q);
-      EXPECT_LT(worst_M(relativeError(M, expected)), 1e-10);
+      EXPECT_LT(worst_M(relativeError(M, expected)), 1e-12);
       EXPECT_LT(worst_tau(relativeError(miid, iid)), 1e-14);
       EXPECT_LT(worst_sym(relativeError(M, Eigen::MatrixXd(M.transpose()))), 1e-14);
       // positive semi-definite; definite unless the reference is not either (a rod mode whose

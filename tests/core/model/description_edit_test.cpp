@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/algorithm/actuation.hpp"
 #include "core/io/json_io.hpp"
+#include "core/model/model.hpp"
 
 namespace tendril {
 namespace {
@@ -42,6 +44,20 @@ TEST(DescriptionEdit, AddsACableThroughEveryDivisionOfASoftLinkOnly) {
   EXPECT_GT(robot.cables[0].path[0].y[0], 0.0);
   EXPECT_THROW(addCable(robot, "arm"), ParseError);
   EXPECT_EQ(robot.cables.size(), 1u);
+}
+
+TEST(DescriptionEdit, ACableAddedToAConstantCurvatureSegmentPullsOnIt) {
+  // planar segments bend about y only: a cable in their y offset would do nothing
+  for (const CurvatureModel model : {CurvatureModel::Planar, CurvatureModel::Spatial}) {
+    RobotDescription robot;
+    addLink(robot, makeConstantCurvatureLink("segment", model, 0.3), "world");
+    EXPECT_EQ(addCable(robot, "segment"), 0);
+    Model compiled = buildModel(robot);
+    Eigen::VectorXd tau(compiled.nv);
+    actuationForces(compiled, Eigen::VectorXd::Zero(compiled.nq), 0.0, tau);
+    // the bending coordinates feel the pull (the elongation alone would not bend anything)
+    EXPECT_GT(tau.head(model == CurvatureModel::Planar ? 1 : 2).norm(), 1e-4);
+  }
 }
 
 TEST(DescriptionEdit, AddsPointLoadsAtTheTip) {
