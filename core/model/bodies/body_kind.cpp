@@ -2,18 +2,6 @@
 
 namespace tendril {
 
-const char* bodyJsonKey(BodyKind kind) {
-  switch (kind) {
-    case BodyKind::Rigid:
-      return "rigid";
-    case BodyKind::Soft:
-      return "soft";
-    case BodyKind::ConstantCurvature:
-      return "constant_curvature";
-  }
-  return "";
-}
-
 const char* bodyKindName(BodyKind kind) {
   switch (kind) {
     case BodyKind::Rigid:

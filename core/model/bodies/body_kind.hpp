@@ -25,9 +25,6 @@ using BodyDesc = std::variant<RigidBodyDesc, SoftBodyDesc, ConstantCurvatureBody
 
 enum class BodyKind { Rigid = 0, Soft = 1, ConstantCurvature = 2 };
 
-/// \brief The key of a body in a link's JSON object ("rigid", "soft", "constant_curvature").
-[[nodiscard]] const char* bodyJsonKey(BodyKind kind);
-
 /// \brief What a person calls it ("rigid body", "GVS rod", "constant-curvature segment").
 [[nodiscard]] const char* bodyKindName(BodyKind kind);
 
