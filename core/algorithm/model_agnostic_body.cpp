@@ -147,6 +147,7 @@ void RigidAgnosticBody::prepare(const Model& model, BodyEvaluation& out) const {
     AgnosticElement element;
     element.J = J;
     element.M = j.inertia;
+    element.at_P = j.nq == 0;
     out.elements.push_back(element);
     out.tip_element = 0;
     out.J_D.resize(6, 0);
@@ -201,6 +202,7 @@ void GvsRodAgnosticBody::prepare(const Model& model, BodyEvaluation& out) const 
     AgnosticElement element;
     element.J = Matrix6Xd::Zero(6, j.idx_q + j.nq - info.idx_q);
     element.M = j.inertia;
+    element.at_P = f == 0 && j.nq == 0;
     out.elements.push_back(element);
   }
   out.tip_element = element_of_frame.back();
@@ -274,25 +276,50 @@ struct ArcFunctions {
   double f1 = 0.0, f2 = 0.0, df1 = 0.0, df2 = 0.0;
 };
 
+constexpr int kArcSeriesTerms = 9;
+
+constexpr double inverseFactorial(int n) {
+  double value = 1.0;
+  for (int k = 2; k <= n; ++k) value /= k;
+  return value;
+}
+
+// the series in x = phi^2: f1 / phi = sum_k F1_k x^k, f1' = sum_k DF1_k x^k, f2' / phi = sum_k
+// DF2_k x^k, with F1_k = (-1)^k / (2k+3)!, DF1_k = (2k+1) F1_k, DF2_k = (-1)^k 2(k+1) / (2k+4)!
+struct ArcSeries {
+  double f1[kArcSeriesTerms], df1[kArcSeriesTerms], df2[kArcSeriesTerms];
+};
+
+constexpr ArcSeries makeArcSeries() {
+  ArcSeries series{};
+  for (int k = 0; k < kArcSeriesTerms; ++k) {
+    const double sign = k % 2 == 0 ? 1.0 : -1.0;
+    series.f1[k] = sign * inverseFactorial(2 * k + 3);
+    series.df1[k] = (2 * k + 1) * series.f1[k];
+    series.df2[k] = sign * 2 * (k + 1) * inverseFactorial(2 * k + 4);
+  }
+  return series;
+}
+
+constexpr ArcSeries kArcSeries = makeArcSeries();
+
 ArcFunctions arcFunctions(double phi, double inverse_phi, double sin_phi, double cos_phi,
                           double half_sinc) {
   ArcFunctions f;
   // f2 = -sinc^2(phi/2) / 2 has no cancellation
   f.f2 = -0.5 * half_sinc * half_sinc;
   if (std::abs(phi) < 1.0) {
-    // f1 = sum_k (-1)^k phi^(2k+1) / (2k+3)!, f1' = sum_k (-1)^k (2k+1) phi^(2k) / (2k+3)!,
-    // f2' = sum_k (-1)^k 2(k+1) phi^(2k+1) / (2k+4)!
     const double x = phi * phi;
-    double power = 1.0, c1 = 1.0 / 6.0, c2 = 1.0 / 24.0;
-    for (int k = 0; k <= 8; ++k) {
-      const double signed_power = k % 2 == 0 ? power : -power;
-      f.f1 += c1 * signed_power * phi;
-      f.df1 += c1 * (2 * k + 1) * signed_power;
-      f.df2 += c2 * (2 * (k + 1)) * signed_power * phi;
-      c1 /= (2 * k + 4) * (2 * k + 5);
-      c2 /= (2 * k + 5) * (2 * k + 6);
-      power *= x;
+    double f1 = kArcSeries.f1[kArcSeriesTerms - 1], df1 = kArcSeries.df1[kArcSeriesTerms - 1],
+           df2 = kArcSeries.df2[kArcSeriesTerms - 1];
+    for (int k = kArcSeriesTerms - 2; k >= 0; --k) {  // Horner
+      f1 = f1 * x + kArcSeries.f1[k];
+      df1 = df1 * x + kArcSeries.df1[k];
+      df2 = df2 * x + kArcSeries.df2[k];
     }
+    f.f1 = f1 * phi;
+    f.df1 = df1;
+    f.df2 = df2 * phi;
     return f;
   }
   const double i2 = inverse_phi * inverse_phi, i3 = i2 * inverse_phi;
@@ -300,6 +327,29 @@ ArcFunctions arcFunctions(double phi, double inverse_phi, double sin_phi, double
   f.df1 = (2.0 * sin_phi - phi - phi * cos_phi) * i3;
   f.df2 = (2.0 - 2.0 * cos_phi - phi * sin_phi) * i3;
   return f;
+}
+
+// one station of a planar arc at s (phi = theta s / L, its half angle's sine and cosine, 1 / phi
+// or 0): the pose relative to the arc's base and the arc functions
+struct PlanarStation {
+  double sn = 0.0, c = 1.0;   ///< sin phi, cos phi
+  double px = 0.0, pz = 0.0;  ///< the chord s (sinc phi, 0, -(1 - cos phi)/phi)
+  ArcFunctions f;
+};
+
+PlanarStation planarStation(double s, double phi, double sin_half, double cos_half,
+                            double inverse_phi) {
+  PlanarStation station;
+  // sinc(phi/2) = sin(phi/2) / (phi/2) needs no series above 2e-8 (its error is phi^2 / 24
+  // relative there, 1e-17)
+  const double half_sinc = std::abs(phi) < 2e-8 ? 1.0 : 2.0 * sin_half * inverse_phi;
+  station.sn = 2.0 * sin_half * cos_half;
+  station.c = 1.0 - 2.0 * sin_half * sin_half;
+  // s (sinc phi, 0, -(1 - cos phi)/phi) = s sinc(phi/2) (cos(phi/2), 0, -sin(phi/2))
+  station.px = s * half_sinc * cos_half;
+  station.pz = -s * half_sinc * sin_half;
+  station.f = arcFunctions(phi, inverse_phi, station.sn, station.c, half_sinc);
+  return station;
 }
 
 }  // namespace
@@ -321,51 +371,69 @@ ConstantCurvatureAgnosticBody::ConstantCurvatureAgnosticBody(const Model& model,
   section.radius_start = section.radius_end = body.radius;
   const Vector6d density =
       body.material.density * sectionProperties(section, 0.0).inertiaDiagonal();
-  const GaussRule rule = gaussLegendre(body.gauss_points, length);
-  for (int k = 0; k < body.gauss_points; ++k) {
-    abscissae.push_back(rule.nodes(k));
-    inertia.push_back(SpatialInertia::fromMatrix((rule.weights(k) * density).asDiagonal()));
+  const int nodes = body.gauss_points;
+  const GaussRule rule = gaussLegendre(nodes, length);
+  lanes.resize(static_cast<std::size_t>((nodes + 3) / 4));
+  for (PointLanes& lane : lanes) {  // padding: massless points at the middle
+    lane.s.setConstant(0.5 * length);
+    lane.u.setConstant(0.5);
+    lane.inverse_u.setConstant(2.0);
+    for (Lane* zero : {&lane.mass, &lane.inertia_x, &lane.inertia_z}) zero->setZero();
+  }
+  for (int k = 0; k < nodes; ++k) {
+    const double s = rule.nodes(k), u = s / length;
+    const Vector6d section_inertia = rule.weights(k) * density;
+    abscissae.push_back(s);
+    inertia.push_back(SpatialInertia::fromMatrix(section_inertia.asDiagonal()));
+    PointLanes& lane = lanes[static_cast<std::size_t>(k / 4)];
+    const int i = k % 4;
+    lane.s(i) = s;
+    lane.u(i) = u;
+    lane.inverse_u(i) = length / s;
+    lane.mass(i) = section_inertia(3);
+    lane.inertia_x(i) = section_inertia(0);
+    lane.inertia_z(i) = section_inertia(2);
+    total_mass += section_inertia(3);
+    inertia_y += section_inertia(1);
+    inertia_y_u += section_inertia(1) * u;
+    inertia_y_uu += section_inertia(1) * u * u;
+  }
+  for (PointLanes& lane : lanes) {
+    lane.middle_offset = 0.5 * (lane.u - 0.5);
+    lane.su = lane.s * lane.u;
+    lane.suu = lane.su * lane.u;
+    lane.spread = lane.inertia_z - lane.inertia_x;
   }
   abscissae.push_back(length);
-  if (abscissae.size() > kMaxStations)
-    throw std::invalid_argument("a constant-curvature segment has at most 30 Gauss points");
-  for (const double s : abscissae) {
-    inverse_fraction.push_back(length / s);
-    offset_from_middle.push_back(0.5 * (s / length - 0.5));
-  }
-}
-
-void ConstantCurvatureAgnosticBody::halfAngles(double theta,
-                                               std::array<double, kMaxStations>& sines,
-                                               std::array<double, kMaxStations>& cosines,
-                                               double& inverse_theta) const {
-  inverse_theta = theta == 0.0 ? 0.0 : 1.0 / theta;
-  const double quarter = 0.25 * theta, sq = std::sin(quarter), cq = std::cos(quarter);
-  const std::size_t nodes = abscissae.size() - 1;
-  // theta u_k / 2 = theta / 4 + theta (u_k - 1/2) / 2, and u_{n-1-k} - 1/2 = -(u_k - 1/2)
-  for (std::size_t k = 0; k < (nodes + 1) / 2; ++k) {
-    const double b = theta * offset_from_middle[k], sb = std::sin(b), cb = std::cos(b);
-    sines[k] = sq * cb + cq * sb;
-    cosines[k] = cq * cb - sq * sb;
-    const std::size_t mirror = nodes - 1 - k;
-    sines[mirror] = sq * cb - cq * sb;
-    cosines[mirror] = cq * cb + sq * sb;
-  }
-  sines[nodes] = 2.0 * sq * cq;  // theta / 2
-  cosines[nodes] = 1.0 - 2.0 * sq * sq;
 }
 
 void ConstantCurvatureAgnosticBody::prepare(const Model& model, BodyEvaluation& out) const {
-  const int n = model.links[link].nq;
+  const int n = model.links[link].nq, nj = model.joints[joint].nq,
+            nb = static_cast<int>(Phi.cols());
   out.n = n;
-  out.elements.assign(inertia.size(), AgnosticElement{});
-  for (std::size_t k = 0; k < inertia.size(); ++k) {
-    out.elements[k].J = Matrix6Xd::Zero(6, n);
-    out.elements[k].M = inertia[k];
-  }
   out.tip_element = -1;
   out.J_D = Matrix6Xd::Zero(6, n);
   out.scratch = Matrix6Xd::Zero(6, n);
+  if (!planar) {  // an element per Gauss point
+    out.elements.assign(inertia.size(), AgnosticElement{});
+    for (std::size_t k = 0; k < inertia.size(); ++k) {
+      out.elements[k].J = Matrix6Xd::Zero(6, n);
+      out.elements[k].M = inertia[k];
+    }
+    return;
+  }
+  // one element, C, moved by the joint and carrying the whole arc
+  out.elements.assign(1, AgnosticElement{});
+  out.elements[0].J = Matrix6Xd::Zero(6, nj);
+  out.elements[0].at_P = nj == 0;
+  LumpedInertia& arc = out.lumped;
+  arc.element = 0;
+  arc.offset = nj;
+  arc.n = nb;
+  arc.H = arc.H_dot = arc.dH_w = Matrix6Xd::Zero(6, nb);
+  arc.M = Eigen::MatrixXd::Zero(nb, nb);
+  arc.Mdot_w = arc.dK = arc.tau = Eigen::VectorXd::Zero(nb);
+  arc.dI.assign(static_cast<std::size_t>(nb), SpatialInertia{});
 }
 
 void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
@@ -374,21 +442,30 @@ void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
                                              BodyEvaluation& out) const {
   const VirtualJoint& j0 = model.joints[joint];
   const int nj = j0.nq, nb = static_cast<int>(Phi.cols());
+  // the joint's motion: C's (the planar arc's element) or a working copy in the scratch
   SE3 G_J;
   Vector6d Jv_J, b_J;
-  rigidJointMotion(j0, q_i.head(nj), v_i.head(nj), true, G_J, out.scratch.leftCols(nj), Jv_J, b_J);
+  Matrix6Xd& J_J = planar ? out.elements[0].J : out.scratch;
+  rigidJointMotion(j0, q_i.head(nj), v_i.head(nj), true, G_J, J_J.leftCols(nj), Jv_J, b_J);
   const auto q_B = q_i.tail(nb), v_B = v_i.tail(nb);
   Vector6d xi = Phi * q_B, xi_dot = Phi * v_B;
   xi(3) += 1.0;
-  // planar: the half angles theta u_k / 2 of the stations, u_k = s_k / L, by angle addition
-  // about the middle theta / 4: the Gauss nodes are symmetric about u = 1/2, so a pair of them
-  // takes one sine and cosine, and the distal frame (u = 1) the double angle of the middle
-  std::array<double, kMaxStations> sin_half{}, cos_half{};
-  double inverse_theta = 0.0;
-  if (planar) halfAngles(xi(1) * length, sin_half, cos_half, inverse_theta);
-  for (std::size_t station = 0; station < abscissae.size(); ++station) {
+  // planar: theta = q_B (Phi = e_y / L); the arc lumped at C from sin and cos of theta / 4, the
+  // distal frame (phi = theta) from those of theta / 2
+  const double theta = xi(1) * length, sin_quarter = std::sin(0.25 * theta),
+               cos_quarter = std::cos(0.25 * theta);
+  if (planar) {
+    AgnosticElement& base = out.elements[0];
+    base.G = G_J;
+    base.Jv = Jv_J;
+    base.b = b_J;
+    lumpPlanarArc(theta, xi_dot(1) * length, sin_quarter, cos_quarter, out);
+  }
+  // the stations reported one by one: D alone for a planar arc, every Gauss point and D otherwise
+  const std::size_t stations = abscissae.size();
+  for (std::size_t station = planar ? stations - 1 : 0; station < stations; ++station) {
     const double s = abscissae[station];
-    const bool distal = station + 1 == abscissae.size();
+    const bool distal = station + 1 == stations;
     SE3& G = distal ? out.G_D : out.elements[station].G;
     Matrix6Xd& J = distal ? out.J_D : out.elements[station].J;
     Vector6d& Jv = distal ? out.Jv_D : out.elements[station].Jv;
@@ -396,24 +473,21 @@ void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
     SE3 g;
     Vector6d arc_twist, arc_bias;
     if (planar) {
-      // sinc(phi/2) = sin(phi/2) / (phi/2) needs no series above 1e-8 (its error is phi^2 / 24
-      // relative there, 1e-17)
-      const double phi = s * xi(1), sh = sin_half[station], ch = cos_half[station];
-      const double inverse_phi = inverse_theta * inverse_fraction[station];
-      const double half_sinc = std::abs(phi) < 2e-8 ? 1.0 : 2.0 * sh * inverse_phi;
-      const double sn = 2.0 * sh * ch, c = 1.0 - 2.0 * sh * sh;
-      g.R << c, 0.0, sn, 0.0, 1.0, 0.0, -sn, 0.0, c;
-      // the chord: s (sinc phi, 0, -(1 - cos phi)/phi) = s sinc(phi/2) (cos(phi/2), 0, -sin(phi/2))
-      g.p << s * half_sinc * ch, 0.0, -s * half_sinc * sh;
-      const ArcFunctions f = arcFunctions(phi, inverse_phi, sn, c, half_sinc);
-      // the column's other entries stay the zeros prepare() wrote
+      // the planar branch reports D alone: s = L, phi = theta
+      const PlanarStation p =
+          planarStation(s, theta, 2.0 * sin_quarter * cos_quarter,
+                        1.0 - 2.0 * sin_quarter * sin_quarter, theta == 0.0 ? 0.0 : 1.0 / theta);
+      g.R << p.c, 0.0, p.sn, 0.0, 1.0, 0.0, -p.sn, 0.0, p.c;
+      g.p << p.px, 0.0, p.pz;
+      // J e_theta = (0, s/L, 0, (s^2/L) f1, 0, (s^2/L) f2); the column's other entries stay the
+      // zeros prepare() wrote
       const double scale = s * s / length, rate = s * v_B(0) / length;
       J(1, nj) = s / length;
-      J(3, nj) = scale * f.f1;
-      J(5, nj) = scale * f.f2;
+      J(3, nj) = scale * p.f.f1;
+      J(5, nj) = scale * p.f.f2;
       arc_twist << 0.0, J(1, nj) * v_B(0), 0.0, J(3, nj) * v_B(0), 0.0, J(5, nj) * v_B(0);
       const double bias = scale * rate * v_B(0);  // s^3 theta-dot^2 / L^2
-      arc_bias << 0.0, 0.0, 0.0, bias * f.df1, 0.0, bias * f.df2;
+      arc_bias << 0.0, 0.0, 0.0, bias * p.f.df1, 0.0, bias * p.f.df2;
     } else {
       const Vector6d Omega = s * xi, Omega_dot = s * xi_dot;
       g = exp(Omega);
@@ -430,11 +504,148 @@ void ConstantCurvatureAgnosticBody::evaluate(const Model& model,
       b = arc_bias;
       continue;
     }
-    adInvColumns(g, out.scratch.leftCols(nj), J.leftCols(nj));
+    adInvColumns(g, J_J.leftCols(nj), J.leftCols(nj));
     Jv = applyAdInv(g, Jv_J) + arc_twist;
     b = applyAdInv(g, b_J) + ad(Jv, arc_twist) + arc_bias;
     G = G_J * g;
   }
+}
+
+namespace {
+
+using Lane = ConstantCurvatureAgnosticBody::Lane;
+
+// sin and cos of |b| <= 1 by their Taylor series to b^19 and b^20 (the first dropped terms are
+// below 1/21! = 2e-20 relative): four at once where libm takes them one by one
+constexpr int kSineTerms = 10;
+
+struct SineSeries {
+  double sine[kSineTerms], cosine[kSineTerms + 1];
+};
+
+constexpr SineSeries makeSineSeries() {
+  SineSeries series{};
+  for (int k = 0; k <= kSineTerms; ++k) {
+    const double sign = k % 2 == 0 ? 1.0 : -1.0;
+    if (k < kSineTerms) series.sine[k] = sign * inverseFactorial(2 * k + 1);
+    series.cosine[k] = sign * inverseFactorial(2 * k);
+  }
+  return series;
+}
+
+constexpr SineSeries kSineSeries = makeSineSeries();
+
+void sinCos(const Lane& b, Lane& sines, Lane& cosines) {
+  if ((b.abs() > 1.0).any()) {
+    sines = b.sin();
+    cosines = b.cos();
+    return;
+  }
+  const Lane x = b.square();
+  sines.setConstant(kSineSeries.sine[kSineTerms - 1]);
+  cosines.setConstant(kSineSeries.cosine[kSineTerms]);
+  for (int k = kSineTerms - 2; k >= 0; --k) sines = sines * x + kSineSeries.sine[k];
+  for (int k = kSineTerms - 1; k >= 0; --k) cosines = cosines * x + kSineSeries.cosine[k];
+  sines *= b;
+}
+
+// arcFunctions() on four points, branch-free: the series and the closed forms both, each point
+// taking the one its |phi| calls for
+void arcFunctions(const Lane& phi, const Lane& inverse_phi, const Lane& sn, const Lane& c, Lane& f1,
+                  Lane& df1, Lane& df2) {
+  const Lane x = phi.square();
+  Lane s1 = Lane::Constant(kArcSeries.f1[kArcSeriesTerms - 1]);
+  Lane s2 = Lane::Constant(kArcSeries.df1[kArcSeriesTerms - 1]);
+  Lane s3 = Lane::Constant(kArcSeries.df2[kArcSeriesTerms - 1]);
+  for (int k = kArcSeriesTerms - 2; k >= 0; --k) {  // Horner
+    s1 = s1 * x + kArcSeries.f1[k];
+    s2 = s2 * x + kArcSeries.df1[k];
+    s3 = s3 * x + kArcSeries.df2[k];
+  }
+  const Lane i2 = inverse_phi.square(), i3 = i2 * inverse_phi;
+  const auto series = phi.abs() < 1.0;
+  f1 = series.select(s1 * phi, (phi - sn) * i2);
+  df1 = series.select(s2, (2.0 * sn - phi - phi * c) * i3);
+  df2 = series.select(s3 * phi, (2.0 - 2.0 * c - phi * sn) * i3);
+}
+
+}  // namespace
+
+void ConstantCurvatureAgnosticBody::lumpPlanarArc(double theta, double theta_dot,
+                                                  double sin_quarter, double cos_quarter,
+                                                  BodyEvaluation& out) const {
+  // the sums over the Gauss points, four at a time, of the sections' inertias about C and of
+  // their derivatives in theta. The arc stays in C's x-z plane: the first moment has x and z, the
+  // rotational inertia xx, yy, zz and xz, the momentum per unit theta-dot angular y and linear x
+  // and z (the linear one is dh/dtheta)
+  const double inverse_theta = theta == 0.0 ? 0.0 : 1.0 / theta;
+  Lane hx = Lane::Zero(), hz = hx, Hx = hx, Hz = hx, Ixx = hx, Iyy = hx, Izz = hx, Ixz = hx;
+  Lane dIxx = hx, dIyy = hx, dIzz = hx, dIxz = hx, Hy = hx, dHx = hx, dHz = hx, dHy = hx;
+  Lane M = hx, dM = hx;
+  for (const PointLanes& p : lanes) {
+    // the half angle theta u / 2 = theta / 4 + b by angle addition, |b| < |theta| / 4
+    Lane sb, cb;
+    sinCos(theta * p.middle_offset, sb, cb);
+    const Lane sh = sin_quarter * cb + cos_quarter * sb, ch = cos_quarter * cb - sin_quarter * sb;
+    // the section's pose in C: R_y(phi), phi = theta u, and the chord
+    // p = s sinc(phi/2) (cos(phi/2), 0, -sin(phi/2)); sinc(phi/2) needs no series above 2e-8
+    // (its error is phi^2 / 24 relative there, 1e-17)
+    const Lane phi = theta * p.u, inverse_phi = inverse_theta * p.inverse_u;
+    const Lane half_sinc = (phi.abs() < 2e-8).select(Lane::Ones(), 2.0 * sh * inverse_phi);
+    const Lane sn = 2.0 * sh * ch, c = 1.0 - 2.0 * sh.square();
+    const Lane px = p.s * half_sinc * ch, pz = -p.s * half_sinc * sh;
+    Lane f1, df1, df2;
+    arcFunctions(phi, inverse_phi, sn, c, f1, df1, df2);
+    const Lane f2 = -0.5 * half_sinc.square();
+    // dp/dtheta = R q and d2p/dtheta2 = R (u e_y x q + dq/dtheta), q = s u (f1, 0, f2) being the
+    // section's J e_theta (linear part) and dq/dtheta = s u^2 (f1', 0, f2')
+    const Lane q1 = p.su * f1, q3 = p.su * f2;
+    const Lane r1 = p.u * q3 + p.suu * df1, r3 = p.suu * df2 - p.u * q1;
+    const Lane dpx = c * q1 + sn * q3, dpz = c * q3 - sn * q1;
+    const Lane ddpx = c * r1 + sn * r3, ddpz = c * r3 - sn * r1;
+    // R_y(phi) diag(a, b, d) R_y^T: xx a c^2 + d s^2, zz a s^2 + d c^2, xz (d - a) c s
+    const Lane& m = p.mass;
+    const Lane cs = c * sn, spread_cs = p.spread * cs, mdpx = m * dpx, mdpz = m * dpz;
+    hx += m * px;
+    hz += m * pz;
+    Hx += mdpx;
+    Hz += mdpz;
+    Ixx += p.inertia_x * c.square() + p.inertia_z * sn.square() + m * pz.square();
+    Izz += p.inertia_x * sn.square() + p.inertia_z * c.square() + m * px.square();
+    Iyy += m * (px.square() + pz.square());
+    Ixz += spread_cs - m * px * pz;
+    dIxx += p.u * spread_cs + pz * mdpz;
+    dIzz += px * mdpx - p.u * spread_cs;
+    dIyy += px * mdpx + pz * mdpz;
+    dIxz += p.u * p.spread * (c.square() - sn.square()) - pz * mdpx - px * mdpz;
+    Hy += pz * mdpx - px * mdpz;
+    dHx += m * ddpx;
+    dHz += m * ddpz;
+    dHy += m * (pz * ddpx - px * ddpz);
+    M += dpx * mdpx + dpz * mdpz;
+    dM += ddpx * mdpx + ddpz * mdpz;
+  }
+  SpatialInertia& I = out.elements[0].M;
+  I.m = total_mass;
+  I.h << hx.sum(), 0.0, hz.sum();
+  I.I << Ixx.sum(), 0.0, Ixz.sum(), 0.0, inertia_y + Iyy.sum(), 0.0, Ixz.sum(), 0.0, Izz.sum();
+  LumpedInertia& arc = out.lumped;
+  SpatialInertia& dI = arc.dI[0];
+  dI.m = 0.0;
+  dI.h << Hx.sum(), 0.0, Hz.sum();
+  dI.I << 2.0 * dIxx.sum(), 0.0, dIxz.sum(), 0.0, 2.0 * dIyy.sum(), 0.0, dIxz.sum(), 0.0,
+      2.0 * dIzz.sum();
+  arc.I_dot.m = 0.0;
+  arc.I_dot.h = theta_dot * dI.h;
+  arc.I_dot.I = theta_dot * dI.I;
+  const double dHy_rate = theta_dot * dHy.sum();
+  arc.H.col(0) << 0.0, inertia_y_u + Hy.sum(), 0.0, Hx.sum(), 0.0, Hz.sum();
+  arc.H_dot.col(0) << 0.0, dHy_rate, 0.0, theta_dot * dHx.sum(), 0.0, theta_dot * dHz.sum();
+  arc.dH_w.col(0) = arc.H_dot.col(0);  // (dH/dtheta) theta-dot
+  arc.M(0, 0) = inertia_y_uu + M.sum();
+  const double dM_sum = 2.0 * dM.sum();
+  arc.Mdot_w(0) = dM_sum * theta_dot * theta_dot;
+  arc.dK(0) = 0.5 * dM_sum * theta_dot * theta_dot;
 }
 
 //-------------------- dispatch
@@ -460,8 +671,11 @@ std::optional<AgnosticBody> makeAgnosticBody(const Model& model, int link) {
 }
 
 void prepareAgnosticBody(const Model& model, const AgnosticBody& body, BodyEvaluation& out) {
+  out.lumped = LumpedInertia{};
   std::visit([&](const auto& kind) { kind.prepare(model, out); }, body);
-  for (AgnosticElement& e : out.elements) {
+  for (std::size_t k = 0; k < out.elements.size(); ++k) {
+    AgnosticElement& e = out.elements[k];
+    if (static_cast<int>(k) == out.lumped.element) continue;  // its inertia varies
     const Eigen::Matrix3d& I = e.M.I;
     e.diagonal = e.M.h.isZero(0.0) && I(0, 1) == 0.0 && I(0, 2) == 0.0 && I(1, 2) == 0.0 &&
                  I(1, 0) == 0.0 && I(2, 0) == 0.0 && I(2, 1) == 0.0;

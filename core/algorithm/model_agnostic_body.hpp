@@ -36,7 +36,9 @@
 //   void evaluate(const Model&, const Eigen::Ref<const Eigen::VectorXd>& q_i,
 //                 const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;
 //
-// and add it to the AgnosticBody variant below: nothing else changes (makeAgnosticBody() picks the
+// (a kind that integrates a deforming part itself reports it as a LumpedInertia at one element,
+// as the planar constant-curvature segment does) and add it to the AgnosticBody variant below:
+// nothing else changes (makeAgnosticBody() picks the
 // first alternative whose handles() accepts a link; the passes never look inside a kind).
 // evaluate() must not allocate (prepare() sized everything) and writes G, J, Jv and b of every
 // element and, unless tip_element >= 0, G_D, J_D, Jv_D and b_D; J entries that are constant (a
@@ -70,6 +72,9 @@ struct AgnosticElement {
   /// (set by prepareAgnosticBody())
   bool diagonal = false;
   Vector6d d = Vector6d::Zero();
+  /// the element frame is P whatever q (G = identity, J without columns, Jv = b = 0): a fixed
+  /// joint's child frame. Set by the kind's prepare(); the dynamics then skip its transports
+  bool at_P = false;
   // written by the dynamics (model_agnostic_dynamics.cpp)
   SE3 X;                          ///< element frame in the frame P hangs from: g_fixed G
   Vector6d V = Vector6d::Zero();  ///< absolute twist, in the element frame
@@ -77,6 +82,33 @@ struct AgnosticElement {
   Vector6d W = Vector6d::Zero();  ///< inertial wrench M A + ad*_V M V, in the element frame
 
   int cols() const { return static_cast<int>(J.cols()); }
+};
+
+/// \brief A deforming part of a body whose inertia the body integrates itself, reported as the
+///        kinetic energy of its material about a frame C: the frame of element `element`, which
+///        moves with the body's leading coordinates (its J) while the part deforms with its own
+///        coordinates y = q_i.segment(offset, n), w = y-dot, which do not move C.
+///
+/// With V the absolute twist of C, T = 1/2 V^T I(y) V + V^T H(y) w + 1/2 w^T M(y) w, the part's
+/// inertial wrench at C and its generalised inertial forces follow from the Euler-Poincare and
+/// Lagrange equations (model_agnostic_dynamics.cpp):
+///   W     = d/dt (I V + H w) + ad*_V (I V + H w),
+///   tau_y = d/dt (H^T V + M w) - dT/dy.
+/// A closed-form or pre-integrated kind (the planar constant-curvature arc) reports these instead
+/// of one element per quadrature point: the recursion then does per body what it did per point.
+/// The element's M is I (written by evaluate()); every field below is written by evaluate().
+struct LumpedInertia {
+  int element = -1;        ///< the element whose frame is C, or -1 when the body has no such part
+  int offset = 0;          ///< first of the part's own coordinates among the body's
+  int n = 0;               ///< their number
+  SpatialInertia I_dot;    ///< dI/dt
+  Matrix6Xd H, H_dot;      ///< momentum at C per unit w (6 x n), and its rate
+  Eigen::MatrixXd M;       ///< n x n
+  Eigen::VectorXd Mdot_w;  ///< (dM/dt) w
+  std::vector<SpatialInertia> dI;  ///< dI/dy_j
+  Matrix6Xd dH_w;                  ///< column j: (dH/dy_j) w
+  Eigen::VectorXd dK;              ///< entry j: 1/2 w^T (dM/dy_j) w
+  Eigen::VectorXd tau;             ///< written by the dynamics: the part's inertial forces
 };
 
 /// \brief Everything one body reports at (q_i, v_i). Sized by the kind's prepare().
@@ -91,6 +123,7 @@ struct BodyEvaluation {
   Vector6d Jv_D = Vector6d::Zero();  ///< J_D v_i
   Vector6d b_D = Vector6d::Zero();   ///< Jdot_D v_i
   Matrix6Xd scratch;                 ///< the kind's own (6 x n_i)
+  LumpedInertia lumped;              ///< a part integrated by the body itself, if any
 
   const SE3& distalPose() const { return tip_element < 0 ? G_D : elements[tip_element].G; }
   const Matrix6Xd& distalJacobian() const {
@@ -145,9 +178,9 @@ struct GvsRodAgnosticBody {
 
 /// \brief A constant-curvature segment (core/model/bodies/constant_curvature.hpp): its joint, then
 ///        the arc g(s) = exp(s xi) of its constant strain xi = (0, theta_y/L, theta_z/L, 1 +
-///        delta/L, 0, 0), in closed form, with its own Gauss rule: the elements are the sections at
-///        the Gauss points s_k (w_k rho diag(Jx, Jy, Jz, A, A, A)), D the section at s = L. No
-///        Magnus expansion and no recursion along the segment: each station is evaluated alone.
+///        delta/L, 0, 0), in closed form, with its own Gauss rule over the sections at s_k
+///        (w_k rho diag(Jx, Jy, Jz, A, A, A)), D the section at s = L. No Magnus expansion and no
+///        recursion along the segment: each station is evaluated alone.
 ///
 /// Arc part of a station, relative to the joint's child frame, with phi = theta s / L (planar):
 ///   G = (R_y(phi), s (sinc phi, 0, -(1 - cos phi)/phi)),
@@ -155,33 +188,47 @@ struct GvsRodAgnosticBody {
 ///   Jdot v = (s^3/L^2) theta'^2 (0, 0, 0, f1'(phi), 0, f2'(phi)),
 ///   f1 = (phi - sin phi)/phi^2, f2 = (cos phi - 1)/phi^2 = -sinc^2(phi/2)/2,
 /// by series below |phi| = 1 where the closed forms cancel (theory-model-agnostic-id.md 3.2 gives
-/// the same Jacobian at s = L in the paper's frame). Spatial: G = exp(s xi), J = T(-s xi) s Phi,
+/// the same Jacobian at s = L in the paper's frame). A planar segment reports no element per Gauss
+/// point: its arc is one LumpedInertia at the joint's child frame C, its I, H, M and their
+/// derivatives summed over the Gauss points from the chord p(s), dp/dtheta and d2p/dtheta2 (the
+/// same quadrature as the GVS engine's, so the two agree to rounding). A spatial segment has an
+/// element per Gauss point, with G = exp(s xi), J = T(-s xi) s Phi and
 /// Jdot v = T'(-s xi, -s xi') s xi' (lie.hpp), exp and T in closed form. Composed with the
 /// joint's motion (G_J, J_J, b_J) as every chain of frames: J = [Ad_{g^-1} J_J | J_arc],
 /// b = Ad_{g^-1} b_J + ad_{J v} (J_arc v_B) + b_arc.
 struct ConstantCurvatureAgnosticBody {
+  /// four Gauss points at once (one AVX2 register)
+  using Lane = Eigen::Array4d;
+  /// Gauss points in lanes of four, padded with massless points at the middle
+  struct PointLanes {
+    Lane s, u, inverse_u;
+    Lane middle_offset;  ///< (u - 1/2) / 2: theta u / 2 = theta / 4 + theta (u - 1/2) / 2
+    Lane su, suu;        ///< s u, s u^2
+    Lane mass, inertia_x, inertia_z, spread;  ///< the section's m, a, d and d - a
+  };
+
   int link = -1;
   int joint = -1;  ///< the link's rigid virtual joint
   bool planar = true;
   double length = 0.0;
-  Matrix6Xd Phi;                           ///< d xi / d q_B (6 x n_B)
-  std::vector<double> abscissae;           ///< s_k of the elements, then L (the distal frame)
-  std::vector<SpatialInertia> inertia;     ///< of the elements
-  std::vector<double> inverse_fraction;    ///< L / s_k
-  std::vector<double> offset_from_middle;  ///< (s_k / L - 1/2) / 2
-
-  /// the Gauss points (at most 30) and the distal frame
-  static constexpr std::size_t kMaxStations = 31;
+  Matrix6Xd Phi;                        ///< d xi / d q_B (6 x n_B)
+  std::vector<double> abscissae;        ///< s_k of the Gauss points, then L (the distal frame)
+  std::vector<SpatialInertia> inertia;  ///< of the sections at the Gauss points
+  std::vector<PointLanes> lanes;        ///< the Gauss points again, for the planar lumping
+  double total_mass = 0.0;
+  /// the sections' rotational inertias about y summed, and weighted by u and u^2
+  double inertia_y = 0.0, inertia_y_u = 0.0, inertia_y_uu = 0.0;
 
   static bool handles(const Model& model, int link);
   ConstantCurvatureAgnosticBody(const Model& model, int link);
-  /// \brief sin and cos of theta s_k / (2 L) at every station, from those of theta / 4 and of
-  ///        the offsets of the (symmetric) Gauss nodes from the middle; 1 / theta (0 at theta = 0)
-  void halfAngles(double theta, std::array<double, kMaxStations>& sines,
-                  std::array<double, kMaxStations>& cosines, double& inverse_theta) const;
   void prepare(const Model& model, BodyEvaluation& out) const;
   void evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
                 const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;
+
+ private:
+  // the planar arc lumped at C (elements[0]) at theta = q_B and its rate; sin and cos of theta / 4
+  void lumpPlanarArc(double theta, double theta_dot, double sin_quarter, double cos_quarter,
+                     BodyEvaluation& out) const;
 };
 
 /// \brief Every body kind. A new kind is one more alternative (see the top of this file).

@@ -32,6 +32,64 @@ inline void addJacobianTransposeTimes(const Matrix6Xd& J, const Vector6d& W,
   for (Eigen::Index c = 0; c < J.cols(); ++c) tau(c) += J.col(c).dot(W);
 }
 
+// the inertial wrench at C of a lumped part (model_agnostic_body.hpp, LumpedInertia): d/dt h +
+// ad*_V h with the momentum h = I V + H w, C's twist V and acceleration A, the part's rates w and
+// accelerations a
+// (out of line, like lumpedForces: the element loop of forwardPass stays small enough for the
+// compiler to inline its inertia products)
+[[gnu::noinline]] Vector6d lumpedWrench(const AgnosticElement& C, const LumpedInertia& part,
+                                        const Eigen::Ref<const Eigen::VectorXd>& w,
+                                        const Eigen::Ref<const Eigen::VectorXd>& a) {
+  Vector6d momentum = C.M * C.V, rate = C.M * C.A + part.I_dot * C.V;
+  addJacobianTimes(part.H, w, momentum);
+  addJacobianTimes(part.H, a, rate);
+  addJacobianTimes(part.H_dot, w, rate);
+  return rate + coad(C.V, momentum);
+}
+
+// the part's generalised inertial forces d/dt (H^T V + M w) - dT/dy, T = 1/2 V^T I V + V^T H w +
+// 1/2 w^T M w
+[[gnu::noinline]] void lumpedForces(const AgnosticElement& C, LumpedInertia& part,
+                                    const Eigen::Ref<const Eigen::VectorXd>& a) {
+  for (int j = 0; j < part.n; ++j) {
+    part.tau(j) = part.H_dot.col(j).dot(C.V) + part.H.col(j).dot(C.A) + part.Mdot_w(j) +
+                  part.M.row(j).dot(a) - 0.5 * C.V.dot(part.dI[j] * C.V) -
+                  C.V.dot(part.dH_w.col(j)) - part.dK(j);
+  }
+}
+
+// out = Ad_g in, column by column in 3 x cols blocks: [R top; R bottom + p~ R top]
+void adColumns(const SE3& g, const Matrix6Xd& in, Matrix6Xd& out) {
+  out.topRows<3>().noalias() = g.R.lazyProduct(in.topRows<3>());
+  out.bottomRows<3>().noalias() = g.R.lazyProduct(in.bottomRows<3>());
+  out.bottomRows<3>().noalias() += skew(g.p).lazyProduct(out.topRows<3>());
+}
+
+// out = Ad*_g in (wrenches to the parent frame): [R top + p~ R bottom; R bottom]
+template <typename Out>
+void coAdColumns(const SE3& g, const Matrix6Xd& in, Out&& out) {
+  out.template bottomRows<3>().noalias() = g.R.lazyProduct(in.bottomRows<3>());
+  out.template topRows<3>().noalias() = g.R.lazyProduct(in.topRows<3>());
+  out.template topRows<3>().noalias() += skew(g.p).lazyProduct(out.template bottomRows<3>());
+}
+
+// the element's frame is Q itself: its body's joint is fixed and unplaced
+inline bool atQ(const ModelAgnosticWorkspace& w, int b, const AgnosticElement& e) {
+  return e.at_P && w.has_placement[b] == 0;
+}
+
+// D's pose and Jacobian in the world (after X_D[b] and the body's evaluation)
+void worldDistal(ModelAgnosticWorkspace& w, int b) {
+  const int p = w.parent[b];
+  w.world_D[b] = p < 0 ? w.X_D[b] : w.world_D[p] * w.X_D[b];
+  const Matrix6Xd& J_D = w.evaluations[b].distalJacobian();
+  if (w.nq[b] == 1) {
+    w.S_world[b].col(0) = applyAd(w.world_D[b], Vector6d(J_D.col(0)));
+  } else if (w.nq[b] > 1) {
+    adColumns(w.world_D[b], J_D, w.S_world[b]);
+  }
+}
+
 // forward pass: every element's pose X in Q (the parent's D, or the world), twist (V) and
 // acceleration (A) from Q's, its inertial wrench (W); D's pose in Q and, for bodies with children,
 // its motion; gravity as the base acceleration
@@ -56,29 +114,73 @@ void forwardPass(const Model& model, ModelAgnosticWorkspace& w,
     BodyEvaluation& body = w.evaluations[b];
     evaluateAgnosticBody(model, w.bodies[b], q_b, v_b, body);
     const bool placed = w.has_placement[b] != 0;
-    for (AgnosticElement& e : body.elements) {
-      e.X = placed ? w.g_fixed[b] * e.G : e.G;
-      e.V = applyAdInv(e.X, V_Q) + e.Jv;
-      e.A = applyAdInv(e.X, A_Q) + ad(e.V, e.Jv) + e.b;
-      addJacobianTimes(e.J, a_b, e.A);
+    for (int k = 0; k < static_cast<int>(body.elements.size()); ++k) {
+      AgnosticElement& e = body.elements[k];
+      if (atQ(w, b, e)) {  // X = identity, Jv = b = 0, no columns
+        e.X = SE3::Identity();
+        e.V = V_Q;
+        e.A = A_Q;
+      } else {
+        e.X = placed ? w.g_fixed[b] * e.G : e.G;
+        e.V = applyAdInv(e.X, V_Q) + e.Jv;
+        e.A = applyAdInv(e.X, A_Q) + ad(e.V, e.Jv) + e.b;
+        addJacobianTimes(e.J, a_b, e.A);
+      }
+      if (k == body.lumped.element) continue;  // its wrench is the lumped part's
       e.W = e.diagonal
                 ? Vector6d(e.d.cwiseProduct(e.A) + coad(e.V, Vector6d(e.d.cwiseProduct(e.V))))
                 : Vector6d(e.M * e.A + coad(e.V, e.M * e.V));
+    }
+    if (LumpedInertia& part = body.lumped; part.element >= 0) {
+      AgnosticElement& C = body.elements[part.element];
+      const auto a_part = a_b.segment(part.offset, part.n);
+      C.W = lumpedWrench(C, part, v_b.segment(part.offset, part.n), a_part);
+      lumpedForces(C, part, a_part);
     }
     if (body.tip_element >= 0) {
       const AgnosticElement& tip = body.elements[body.tip_element];
       w.X_D[b] = tip.X;
       if (!w.has_children[b]) continue;
+      if (mass) worldDistal(w, b);
       w.V_D[b] = tip.V;
       w.A_D[b] = tip.A;
       continue;
     }
     w.X_D[b] = placed ? w.g_fixed[b] * body.G_D : body.G_D;
     if (!w.has_children[b]) continue;
+    if (mass) worldDistal(w, b);
     w.V_D[b] = applyAdInv(w.X_D[b], V_Q) + body.Jv_D;
     w.A_D[b] = applyAdInv(w.X_D[b], A_Q) + ad(w.V_D[b], body.Jv_D) + body.b_D;
     addJacobianTimes(body.J_D, a_b, w.A_D[b]);
   }
+}
+
+// I_Q += Ad*_X I Ad_X^-1
+void addTransformedInertia(const SpatialInertia& I, const Vector6d* diagonal, const SE3& X,
+                           SpatialInertia& I_Q) {
+  if (!diagonal) {
+    I_Q += I.transformed(X);
+    return;
+  }
+  // diag(d): mass m, first moment m p, R diag(d_w) R^T + m (|p|^2 1 - p p^T)
+  const double m = (*diagonal)(3);
+  I_Q.m += m;
+  I_Q.h += m * X.p;
+  I_Q.I.noalias() += (X.R * diagonal->head<3>().asDiagonal()) * X.R.transpose();
+  I_Q.I.noalias() -= (m * X.p) * X.p.transpose();
+  I_Q.I.diagonal().array() += m * X.p.squaredNorm();
+}
+
+// U += Ad*_X (M J) = [R top + p~ R bottom; R bottom], in 3 x cols blocks (MJ = M J)
+void addMomentum(const SE3& X, const Eigen::Ref<const Matrix6Xd>& MJ, ModelAgnosticWorkspace& w,
+                 int b) {
+  const Eigen::Index cols = MJ.cols();
+  auto U = w.U[b].leftCols(cols);
+  auto R_bottom = w.U_world.topRows<3>().leftCols(cols);  // scratch
+  R_bottom.noalias() = X.R.lazyProduct(MJ.bottomRows<3>());
+  U.bottomRows<3>() += R_bottom;
+  U.topRows<3>().noalias() += X.R.lazyProduct(MJ.topRows<3>());
+  U.topRows<3>().noalias() += skew(X.p).lazyProduct(R_bottom);
 }
 
 // the mass-matrix terms of one inertia I posed at X in Q, moving with Jacobian J (6 x cols):
@@ -87,19 +189,21 @@ void addMassTerms(const SpatialInertia& I, const Vector6d* diagonal, const SE3& 
                   const Matrix6Xd& J, ModelAgnosticWorkspace& w, int b,
                   Eigen::Ref<Eigen::MatrixXd> M_bb, SpatialInertia& I_Q) {
   const Eigen::Index cols = J.cols();
+  if (cols == 1) {  // a single screw: fixed-size products
+    const Vector6d j = J.col(0);
+    const Vector6d Mj = diagonal ? Vector6d(diagonal->cwiseProduct(j)) : Vector6d(I * j);
+    w.U[b].col(0) += applyCoAd(X, Mj);
+    M_bb(0, 0) += j.dot(Mj);
+    addTransformedInertia(I, diagonal, X, I_Q);
+    return;
+  }
   auto MJ = w.MJ.leftCols(cols);
   if (diagonal) {
     MJ = diagonal->asDiagonal() * J;
   } else {
     for (Eigen::Index c = 0; c < cols; ++c) MJ.col(c) = I * Vector6d(J.col(c));
   }
-  // U += Ad*_X (M J) = [R top + p~ R bottom; R bottom], in 3 x cols blocks
-  auto U = w.U[b].leftCols(cols);
-  auto R_bottom = w.U_up.topRows<3>().leftCols(cols);
-  R_bottom.noalias() = X.R.lazyProduct(MJ.bottomRows<3>());
-  U.bottomRows<3>() += R_bottom;
-  U.topRows<3>().noalias() += X.R.lazyProduct(MJ.topRows<3>());
-  U.topRows<3>().noalias() += skew(X.p).lazyProduct(R_bottom);
+  addMomentum(X, MJ, w, b);
   // lower triangle of J^T (M J), two columns at a time (each J column read once per pair)
   Eigen::Index c = 0;
   for (; c + 1 < cols; c += 2) {
@@ -112,35 +216,43 @@ void addMassTerms(const SpatialInertia& I, const Vector6d* diagonal, const SE3& 
     }
   }
   if (c < cols) M_bb(c, c) += J.col(c).dot(MJ.col(c));
-  if (!diagonal) {
-    I_Q += I.transformed(X);
-    return;
-  }
-  // Ad*_X diag(d) Ad_X^-1: mass m, first moment m p, R diag(d_w) R^T + m (|p|^2 1 - p p^T)
-  const double m = (*diagonal)(3);
-  I_Q.m += m;
-  I_Q.h += m * X.p;
-  I_Q.I.noalias() += (X.R * diagonal->head<3>().asDiagonal()) * X.R.transpose();
-  I_Q.I.noalias() -= (m * X.p) * X.p.transpose();
-  I_Q.I.diagonal().array() += m * X.p.squaredNorm();
+  addTransformedInertia(I, diagonal, X, I_Q);
 }
 
-// rows b of M against every ancestor j: U_b (at Q = the parent's D) carried up from D to D,
-// times each ancestor's J_D
+// the mass-matrix terms of a lumped part at C (X in Q, Jacobian J over the body's leading
+// columns): U += Ad*_X H on its columns, M_yc += H^T J, M_yy += M (lower triangles); its I is
+// C's M and went through addMassTerms
+void addLumpedMassTerms(const AgnosticElement& C, const LumpedInertia& part,
+                        ModelAgnosticWorkspace& w, int b, Eigen::Ref<Eigen::MatrixXd> M_bb) {
+  for (int j = 0; j < part.n; ++j) {
+    const Vector6d H_j = part.H.col(j);
+    w.U[b].col(part.offset + j) += applyCoAd(C.X, H_j);
+    for (Eigen::Index c = 0; c < C.J.cols(); ++c) M_bb(part.offset + j, c) += H_j.dot(C.J.col(c));
+    for (int k = 0; k <= j; ++k) M_bb(part.offset + j, part.offset + k) += part.M(j, k);
+  }
+}
+
+// rows b of M against every ancestor j: U_b (momentum at Q = the parent's D per unit a_b) and
+// J_D of j both in world coordinates, where the pairing needs no transport up the chain
 void ancestorBlocks(ModelAgnosticWorkspace& w, int b) {
   const int n = w.nq[b], p = w.parent[b];
   if (n == 0 || p < 0) return;
-  auto U_up = w.U_up.leftCols(n);
-  U_up = w.U[b];
+  auto U_world = w.U_world.leftCols(n);
+  if (n == 1) {
+    U_world.col(0) = applyCoAd(w.world_D[p], Vector6d(w.U[b].col(0)));
+  } else {
+    coAdColumns(w.world_D[p], w.U[b], U_world);
+  }
   for (int j = p; j >= 0; j = w.parent[j]) {
-    if (w.nq[j] > 0) {
-      const Matrix6Xd& J_D = w.evaluations[j].distalJacobian();
-      auto block = w.M.block(w.idx_q[b], w.idx_q[j], n, w.nq[j]);
-      block.noalias() = U_up.transpose().lazyProduct(J_D);
-      w.M.block(w.idx_q[j], w.idx_q[b], w.nq[j], n) = block.transpose();
+    const Matrix6Xd& S = w.S_world[j];
+    for (int c = 0; c < w.nq[j]; ++c) {
+      const Vector6d S_c = S.col(c);
+      for (int r = 0; r < n; ++r) {
+        const double entry = U_world.col(r).dot(S_c);
+        w.M(w.idx_q[b] + r, w.idx_q[j] + c) = entry;
+        w.M(w.idx_q[j] + c, w.idx_q[b] + r) = entry;
+      }
     }
-    if (w.parent[j] < 0) break;
-    for (int c = 0; c < n; ++c) U_up.col(c) = applyCoAd(w.X_D[j], Vector6d(U_up.col(c)));
   }
 }
 
@@ -153,9 +265,11 @@ void backwardPass(ModelAgnosticWorkspace& w, bool mass) {
     auto tau_b = w.tau.segment(w.idx_q[b], n);
     auto M_bb = w.M.block(w.idx_q[b], w.idx_q[b], n, n);
     tau_b.setZero();
-    if (mass) {
-      w.U[b].setZero();
-      M_bb.triangularView<Eigen::Lower>().setZero();
+    if (mass) {  // (loops: n is small, often 1)
+      for (int c = 0; c < n; ++c) {
+        w.U[b].col(c).setZero();
+        for (int r = c; r < n; ++r) M_bb(r, c) = 0.0;
+      }
     }
     const bool loaded_tip = w.has_children[b] != 0;
     Vector6d F = Vector6d::Zero();
@@ -165,6 +279,14 @@ void backwardPass(ModelAgnosticWorkspace& w, bool mass) {
       // D is this element's frame: the children's resultant is projected with it
       const bool at_tip = loaded_tip && k == body.tip_element;
       const Vector6d W = at_tip ? Vector6d(e.W + w.F_D[b]) : e.W;
+      const bool at_Q = atQ(w, b, e);
+      if (at_Q) {  // no columns, no transport
+        F += W;
+        if (!mass) continue;
+        I_Q += e.M;
+        if (at_tip) I_Q += w.I_D[b];
+        continue;
+      }
       addJacobianTransposeTimes(e.J, W, tau_b);
       F += applyCoAd(e.X, W);
       if (!mass) continue;
@@ -175,6 +297,10 @@ void backwardPass(ModelAgnosticWorkspace& w, bool mass) {
       } else {
         addMassTerms(e.M, e.diagonal ? &e.d : nullptr, e.X, e.J, w, b, M_bb, I_Q);
       }
+    }
+    if (const LumpedInertia& part = body.lumped; part.element >= 0) {
+      tau_b.segment(part.offset, part.n) += part.tau;
+      if (mass) addLumpedMassTerms(body.elements[part.element], part, w, b, M_bb);
     }
     if (loaded_tip && body.tip_element < 0) {
       addJacobianTransposeTimes(body.J_D, w.F_D[b], tau_b);
@@ -188,7 +314,9 @@ void backwardPass(ModelAgnosticWorkspace& w, bool mass) {
     if (!mass) continue;
     w.I_Q[b] = I_Q;
     if (p >= 0) w.I_D[p] += I_Q;
-    M_bb.triangularView<Eigen::StrictlyUpper>() = M_bb.transpose();
+    for (int c = 1; c < n; ++c) {
+      for (int r = 0; r < c; ++r) M_bb(r, c) = M_bb(c, r);
+    }
     ancestorBlocks(w, b);
   }
 }

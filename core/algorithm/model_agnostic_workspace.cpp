@@ -43,8 +43,10 @@ ModelAgnosticWorkspace::ModelAgnosticWorkspace(const Model& model) {
   I_D.assign(n_links, SpatialInertia{});
   I_Q.assign(n_links, SpatialInertia{});
   for (int b = 0; b < n_links; ++b) U.emplace_back(Matrix6Xd::Zero(6, nq[b]));
+  world_D.assign(n_links, SE3::Identity());
+  for (int b = 0; b < n_links; ++b) S_world.emplace_back(Matrix6Xd::Zero(6, nq[b]));
   MJ = Matrix6Xd::Zero(6, max_nq);
-  U_up = Matrix6Xd::Zero(6, max_nq);
+  U_world = Matrix6Xd::Zero(6, max_nq);
   tau = Eigen::VectorXd::Zero(model.nv);
   M = Eigen::MatrixXd::Zero(model.nv, model.nv);
   Bu = Eigen::VectorXd::Zero(model.nv);

@@ -52,8 +52,12 @@ struct ModelAgnosticWorkspace {
   std::vector<SpatialInertia> I_Q;  ///< composite inertia of the body and its subtree, at Q
   /// momentum at Q per unit a_b (6 x nq_b): sum_k Ad*_{X_k} M_k J_k + Ad*_{X_D} I_D J_D
   std::vector<Matrix6Xd> U;
-  Matrix6Xd MJ;    ///< 6 x max_nq scratch: an inertia times a Jacobian
-  Matrix6Xd U_up;  ///< 6 x max_nq scratch: U carried up the ancestors
+  /// D of body b in the world, and J_D in world coordinates (6 x nq_b), for bodies with children:
+  /// the blocks of M between a body and its ancestors are pairings of world-frame columns
+  std::vector<SE3> world_D;
+  std::vector<Matrix6Xd> S_world;
+  Matrix6Xd MJ;       ///< 6 x max_nq scratch: an inertia times a Jacobian
+  Matrix6Xd U_world;  ///< 6 x max_nq scratch: U in world coordinates
 
   //-------------------- outputs
   Eigen::VectorXd tau;  ///< IID, ID, MIID or MID (nv)

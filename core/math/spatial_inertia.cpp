@@ -21,15 +21,15 @@ Matrix6d SpatialInertia::matrix() const {
 }
 
 SpatialInertia SpatialInertia::transformed(const SE3& g) const {
-  // rotate, then shift the origin by -p: I' = R I R^T - m p~ p~ - p~ (R h)~ - (R h)~ p~
+  // rotate, then shift the origin by -p: I' = R I R^T - m p~ p~ - p~ (R h)~ - (R h)~ p~, with
+  // -p~ p~ = |p|^2 1 - p p^T and p~ h~ + h~ p~ = h p^T + p h^T - 2 (p . h) 1
   SpatialInertia out;
   out.m = m;
-  const Eigen::Vector3d Rh = g.R * h;
-  out.h = Rh + m * g.p;
-  const Eigen::Matrix3d P = skew(g.p), H = skew(Rh);
+  const Eigen::Vector3d Rh = g.R * h, mp = m * g.p;
+  out.h = Rh + mp;
   out.I.noalias() = g.R * I * g.R.transpose();
-  out.I.noalias() -= m * P * P;
-  out.I.noalias() -= P * H + H * P;
+  out.I.noalias() -= (mp + Rh) * g.p.transpose() + g.p * Rh.transpose();
+  out.I.diagonal().array() += mp.dot(g.p) + 2.0 * g.p.dot(Rh);
   return out;
 }
 

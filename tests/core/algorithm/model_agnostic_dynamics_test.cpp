@@ -275,6 +275,69 @@ TEST(ModelAgnosticBodyTest, JacobiansAndBiasesMatchFiniteDifferencesOfPoses) {
   }
 }
 
+// a lumped part's I (6 x 6), H and M at (q, v) (copies)
+struct LumpedReport {
+  Matrix6d I;
+  Matrix6Xd H;
+  Eigen::MatrixXd M;
+};
+
+LumpedReport lumpedAt(const Model& model, Data& data, int b, const Eigen::VectorXd& q,
+                      const Eigen::VectorXd& v) {
+  const BodyEvaluation at = evaluateAt(model, data, b, q, v);
+  return {at.elements[at.lumped.element].M.matrix(), at.lumped.H, at.lumped.M};
+}
+
+TEST(ModelAgnosticBodyTest, LumpedPartsDerivativesMatchFiniteDifferences) {
+  // the rates and partials a lumped part reports (the planar arcs) against central differences
+  // of its I, H and M along each own coordinate and along q-dot = v
+  Worst worst("lumped_derivatives_vs_differences");
+  int parts = 0;
+  for (const auto& [name, robot] : modelsUnderTest()) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(robot);
+    Data data(model);
+    const test::State x = randomState(model, 23);
+    const double h = 1e-6;
+    const ModelAgnosticWorkspace& w = data.agnostic;
+    for (int b = 0; b < static_cast<int>(w.bodies.size()); ++b) {
+      const BodyEvaluation at = evaluateAt(model, data, b, x.q, x.v);
+      const LumpedInertia& part = at.lumped;
+      if (part.element < 0) continue;
+      ++parts;
+      const Eigen::Index first = w.idx_q[b] + part.offset;
+      const Eigen::VectorXd w_part = x.v.segment(first, part.n);
+      const auto scaled = [](const auto& error, const auto& expected) {
+        return (error).norm() / std::max(1.0, expected.norm());
+      };
+      // along q-dot = v: I-dot, H-dot and (M-dot) w
+      const LumpedReport plus = lumpedAt(model, data, b, x.q + h * x.v, x.v);
+      const LumpedReport minus = lumpedAt(model, data, b, x.q - h * x.v, x.v);
+      const Matrix6d I_dot = (plus.I - minus.I) / (2.0 * h);
+      const Matrix6Xd H_dot = (plus.H - minus.H) / (2.0 * h);
+      const Eigen::VectorXd Mdot_w = (plus.M - minus.M) * w_part / (2.0 * h);
+      EXPECT_LT(worst(scaled(part.I_dot.matrix() - I_dot, I_dot)), 1e-7) << "body " << b;
+      EXPECT_LT(worst(scaled(part.H_dot - H_dot, H_dot)), 1e-7) << "body " << b;
+      EXPECT_LT(worst(scaled(part.Mdot_w - Mdot_w, Mdot_w)), 1e-7) << "body " << b;
+      // along each own coordinate: dI/dy_j, (dH/dy_j) w and 1/2 w^T (dM/dy_j) w
+      for (int j = 0; j < part.n; ++j) {
+        Eigen::VectorXd q_plus = x.q, q_minus = x.q;
+        q_plus(first + j) += h;
+        q_minus(first + j) -= h;
+        const LumpedReport up = lumpedAt(model, data, b, q_plus, x.v);
+        const LumpedReport down = lumpedAt(model, data, b, q_minus, x.v);
+        const Matrix6d dI = (up.I - down.I) / (2.0 * h);
+        const Vector6d dH_w = (up.H - down.H) * w_part / (2.0 * h);
+        const double dK = 0.5 * w_part.dot((up.M - down.M) * w_part) / (2.0 * h);
+        EXPECT_LT(worst(scaled(part.dI[j].matrix() - dI, dI)), 1e-7) << "body " << b;
+        EXPECT_LT(worst(scaled(part.dH_w.col(j) - dH_w, dH_w)), 1e-7) << "body " << b;
+        EXPECT_LT(worst(std::abs(part.dK(j) - dK) / std::max(1.0, std::abs(dK))), 1e-7);
+      }
+    }
+  }
+  EXPECT_GT(parts, 3);  // the planar arcs of the tree and of the examples
+}
+
 //-------------------- against Tendril's recursive Newton-Euler and composite-rigid-body algorithms
 
 TEST(ModelAgnosticDynamicsTest, IidEqualsInverseDynamicsWithoutGravity) {
@@ -474,6 +537,19 @@ TEST(ModelAgnosticDynamicsTest, ReadsNothingStaleFromTheWorkspace) {
       body.G_D.p.setConstant(nan);
       body.Jv_D.setConstant(nan);
       body.b_D.setConstant(nan);
+      if (LumpedInertia& part = body.lumped; part.element >= 0) {
+        SpatialInertia& I = body.elements[part.element].M;
+        for (SpatialInertia* inertia : {&I, &part.I_dot}) {
+          inertia->m = nan;
+          inertia->h.setConstant(nan);
+          inertia->I.setConstant(nan);
+        }
+        for (SpatialInertia& dI : part.dI) dI = I;
+        for (Matrix6Xd* matrix : {&part.H, &part.H_dot, &part.dH_w}) matrix->setConstant(nan);
+        part.M.setConstant(nan);
+        for (Eigen::VectorXd* vector : {&part.Mdot_w, &part.dK, &part.tau})
+          vector->setConstant(nan);
+      }
     }
     for (auto* vectors : {&w.V_D, &w.A_D, &w.F_D, &w.F_Q}) {
       for (Vector6d& vector : *vectors) vector.setConstant(nan);
@@ -484,7 +560,9 @@ TEST(ModelAgnosticDynamicsTest, ReadsNothingStaleFromTheWorkspace) {
     }
     for (Matrix6Xd& U : w.U) U.setConstant(nan);
     w.MJ.setConstant(nan);
-    w.U_up.setConstant(nan);
+    w.U_world.setConstant(nan);
+    for (SE3& pose : w.world_D) pose.p.setConstant(nan);
+    for (Matrix6Xd& S : w.S_world) S.setConstant(nan);
     w.tau.setConstant(nan);
     w.Bu.setConstant(nan);
     const test::State x = randomState(model, 81);
