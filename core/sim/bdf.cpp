@@ -63,7 +63,8 @@ class BdfStepper final : public SundialsStepper {
   long restarts() const override { return restarts_; }
 
  private:
-  // Repeated error-test or Newton failures down to the minimum step. On stiff closed chains (the
+  // Repeated error-test or Newton failures within one step (or down to a minimum step the user
+  // set: SimulationOptions::min_step). On stiff closed chains (the
   // fin-ray finger at rtol 1e-3) they come from the BDF history, not from the model: an ultrafast
   // mode left in the multistep history outruns the error estimate, and a fresh start from the
   // last accepted step (order 1, a new Jacobian) goes on. A model that really diverges fails again

@@ -1,6 +1,7 @@
 #pragma once
 // Common part of the fixed-step integrators: steps of at most options.step that land exactly on
-// every output time, halving on a failed implicit step down to options.min_step.
+// every output time, halving on a failed implicit step down to options.min_step (when 0:
+// kAutomaticMinStepFraction x options.step).
 
 #include <sstream>
 
@@ -11,7 +12,10 @@ namespace tendril::detail {
 class FixedStepStepper : public Stepper {
  public:
   FixedStepStepper(DynamicsSystem& system, const SimulationOptions& options)
-      : system_(system), options_(options) {}
+      : system_(system),
+        options_(options),
+        min_step_(options.min_step > 0.0 ? options.min_step
+                                         : kAutomaticMinStepFraction * options.step) {}
 
   void reset(double t0, const Eigen::VectorXd& q0, const Eigen::VectorXd& v0) override {
     t_ = t0;
@@ -31,9 +35,9 @@ class FixedStepStepper : public Stepper {
         q = q_old_;
         v = v_old_;
         h_ = 0.5 * h;  // retry with a smaller step
-        if (h_ < options_.min_step) {
+        if (h_ < min_step_) {
           std::ostringstream reason;
-          reason << "the step size fell below " << options_.min_step << " s (" << error << ")";
+          reason << "the step size fell below " << min_step_ << " s (" << error << ")";
           error = reason.str();
           return false;
         }
@@ -70,6 +74,7 @@ class FixedStepStepper : public Stepper {
   const SimulationOptions& options_;
 
  private:
+  const double min_step_;  ///< where halving a failed step gives up [s]
   double t_ = 0.0, h_ = 0.0, dissipated_ = 0.0;
   Eigen::VectorXd q_old_, v_old_;  ///< state before the step being tried
   long steps_ = 0;

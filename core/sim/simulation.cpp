@@ -158,8 +158,9 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
     throw std::invalid_argument(fixed_step ? "the step must be positive"
                                            : "the maximum step must be positive (or 0: none)");
   }
-  if (!(options.min_step > 0.0) || (fixed_step && options.min_step > options.step)) {
-    throw std::invalid_argument("the minimum step must be positive and not above the step");
+  if (!(options.min_step >= 0.0) || (fixed_step && options.min_step > options.step)) {
+    throw std::invalid_argument(
+        "the minimum step must be positive (or 0: automatic) and not above the step");
   }
   const auto started = std::chrono::steady_clock::now();
   if (!jacobian) jacobian = makeJacobian(options.jacobian);

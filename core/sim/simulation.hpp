@@ -27,6 +27,10 @@ enum class IntegratorKind { ImplicitEuler, Newmark, Bdf, Rk4, Ida };
 /// Newton matrix is in force space: DynamicsSystem::forceSpaceJacobian()), of the residual (IDA).
 enum class JacobianKind { Analytic, FiniteDifference };
 
+/// \brief Where a fixed-step integrator gives up halving a failed step, as a fraction of its step,
+///        when SimulationOptions::min_step is 0.
+inline constexpr double kAutomaticMinStepFraction = 1e-7;
+
 /// \brief Runtime knobs of a simulation (never part of the Model).
 struct SimulationOptions {
   double t_start = 0.0;
@@ -40,7 +44,11 @@ struct SimulationOptions {
   double newmark_beta = 0.25;  ///< (beta, gamma) = (1/4, 1/2): trapezoidal, no numerical damping
   double newmark_gamma = 0.5;
   int max_newton_iterations = 12;
-  double min_step = 1e-10;  ///< a step-size collapse below this is a divergence [s]
+  /// a step-size collapse below this is a divergence [s]. 0 (the default): BDF and IDA take the
+  /// steps their error control asks for, however small (they still stop on repeated error-test or
+  /// Newton failures within one step); the fixed-step integrators halve down to
+  /// kAutomaticMinStepFraction x step
+  double min_step = 0.0;
   JacobianKind jacobian = JacobianKind::Analytic;  ///< used when simulate() is given none
 };
 

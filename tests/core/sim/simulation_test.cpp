@@ -4,7 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <limits>
+
 #include "core/algorithm/kinematics.hpp"
+#include "core/io/json_io.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
@@ -168,10 +172,77 @@ TEST(SimulationTest, BdfStopsOnAStepSizeCollapseThatARestartCannotPass) {
   EXPECT_EQ(result.message.rfind("diverged after t = 0.05 s: ", 0), 0u) << result.message;
   EXPECT_EQ(result.samples.size(), 6u);
   EXPECT_EQ(result.statistics.restarts, 1);
-  options.min_step = 1e-10;  // the same run passes the jump with small steps, without restarts
+  options.min_step = 0.0;  // the default, no floor: the same run passes the jump with small steps
   const SimulationResult passing = simulate(model, zero, zero, options);
   EXPECT_TRUE(passing.completed) << passing.message;
   EXPECT_EQ(passing.statistics.restarts, 0);
+}
+
+// the tip of the last link at q
+Eigen::Vector3d lastTip(const Model& model, const Eigen::VectorXd& q) {
+  Data data(model);
+  forwardKinematics(model, data, q);
+  return linkTipPose(model, data, static_cast<int>(model.links.size()) - 1).p;
+}
+
+// a tapered, damped rod of two divisions (36 coordinates) pulled from rest by one cable at 20 N
+// (../shared/cases/tight_tolerance_cable.json). Its damped fast modes ask for steps near 1e-12 s
+// at t = 0 at atol 1e-12: a fixed 1e-10 s floor on the step once stopped BDF and IDA there
+TEST(SimulationTest, TighterTolerancesGiveMoreAccurateTipsOnADampedCable) {
+  const Model model = buildModel(
+      loadRobot(std::filesystem::path(TENDRIL_TEST_DATA_DIR) / "tight_tolerance_cable.json"));
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nq);
+  SimulationOptions options;
+  options.t_end = options.output_interval = 0.01;
+  // an independent reference: explicit RK4 at a fixed 1 us step, stable here, its truncation
+  // (h^4) far below the tightest tolerance (at 0.2 us the tip moves by 1e-15 m)
+  options.integrator = IntegratorKind::Rk4;
+  options.step = 1e-6;
+  const SimulationResult reference = simulate(model, zero, zero, options);
+  ASSERT_TRUE(reference.completed) << reference.message;
+  const Eigen::Vector3d tip = lastTip(model, reference.samples.back().q);
+  const double moved = (tip - lastTip(model, zero)).norm();
+  ASSERT_GT(moved, 1e-4);
+  for (IntegratorKind kind : {IntegratorKind::Bdf, IntegratorKind::Ida}) {
+    SCOPED_TRACE(integratorName(kind));
+    options = SimulationOptions{};
+    options.t_end = options.output_interval = 0.01;
+    options.integrator = kind;
+    double looser_error = std::numeric_limits<double>::infinity();
+    for (double rtol : {1e-6, 1e-8, 1e-10}) {
+      options.relative_tolerance = rtol;
+      options.absolute_tolerance = 1e-2 * rtol;
+      const SimulationResult run = simulate(model, zero, zero, options);
+      ASSERT_TRUE(run.completed) << "rtol " << rtol << ": " << run.message;
+      // the tip to the tolerance, and closer than at the looser one (seen: 3 to 50 times inside)
+      const double error = (lastTip(model, run.samples.back().q) - tip).norm();
+      EXPECT_LT(error, rtol * moved) << "rtol " << rtol;
+      EXPECT_LT(error, looser_error) << "rtol " << rtol;
+      looser_error = error;
+    }
+  }
+}
+
+// every example from rest over 10 ms at rtol 1e-10 / atol 1e-12: BDF and IDA (where it applies:
+// no closed chains) complete and their tips agree to the tolerance on a metre (seen: 7e-14 m)
+TEST(SimulationTest, EveryExampleHoldsATightTolerance) {
+  for (const auto& entry : std::filesystem::directory_iterator(TENDRIL_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().stem().string());
+    const Model model = buildModel(loadRobot(entry.path()));
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nq);
+    SimulationOptions options;
+    options.t_end = options.output_interval = 0.01;
+    options.relative_tolerance = 1e-10;
+    options.absolute_tolerance = 1e-12;
+    const SimulationResult bdf = simulate(model, zero, zero, options);
+    ASSERT_TRUE(bdf.completed) << bdf.message;
+    if (unsupportedModel(model, IntegratorKind::Ida)) continue;
+    options.integrator = IntegratorKind::Ida;
+    const SimulationResult ida = simulate(model, zero, zero, options);
+    ASSERT_TRUE(ida.completed) << ida.message;
+    EXPECT_LT(maxTipDistance(model, bdf.samples, ida.samples), 1e-10);
+  }
 }
 
 TEST(SimulationTest, RejectsStepsThatCannotAdvance) {
