@@ -78,6 +78,12 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 constexpr int kAutosaveIntervalMs = 60 * 1000;
+
+// a run's reason to go inside a sentence (the solvers' own end with a full stop)
+QString withoutFinalStop(QString reason) {
+  while (reason.endsWith('.')) reason.chop(1);
+  return reason;
+}
 // while a run streams, the plots catch up with it this often (the viewport: every frame delivered)
 constexpr int kStreamingPlotIntervalMs = 100;
 constexpr int kKilledProcessWaitMs = 3000;  // for a killed ffmpeg to be reaped
@@ -344,10 +350,12 @@ void MainWindow::createEditMenu() {
   QAction* undo = undo_stack_->createUndoAction(this, tr("&Undo"));
   undo->setShortcut(QKeySequence::Undo);
   QAction* redo = undo_stack_->createRedoAction(this, tr("&Redo"));
-  // Ctrl+Shift+Z everywhere (not every platform's Redo has it); a duplicate would be ambiguous
+  // Ctrl+Shift+Z and Ctrl+Y everywhere (every platform's Redo has one of them, not both); a
+  // duplicate would be ambiguous
   QList<QKeySequence> redo_keys = QKeySequence::keyBindings(QKeySequence::Redo);
-  if (!redo_keys.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z))) {
-    redo_keys.append(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+  for (const QKeySequence& key :
+       {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)}) {
+    if (!redo_keys.contains(key)) redo_keys.append(key);
   }
   redo->setShortcuts(redo_keys);
   undo->setObjectName("undoAction");
@@ -1028,7 +1036,8 @@ void MainWindow::onSimulationFinished(const QString& message, bool ok) {
   const bool cancelled = outcome && outcome->cancelled;
   if (!ok && !cancelled) {
     showError(tr("Simulation stopped"),
-              tr("The simulation %1. The frames computed before are kept.").arg(message));
+              tr("The simulation %1. The frames computed before are kept.")
+                  .arg(withoutFinalStop(message)));
     return;
   }
   statusBar()->showMessage(
@@ -1186,7 +1195,8 @@ void MainWindow::onReferenceFinished(const QString& message, bool ok) {
     return;
   }
   if (!ok) {
-    last_error_ = tr("The finite-difference reference %1: no tip error is plotted.").arg(message);
+    last_error_ = tr("The finite-difference reference %1: no tip error is plotted.")
+                      .arg(withoutFinalStop(message));
     statusBar()->showMessage(last_error_);
     return;
   }

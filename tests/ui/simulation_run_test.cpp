@@ -347,5 +347,24 @@ TEST_F(SimulationRunTest, DivergenceKeepsTheFramesAndSaysWhen) {
   EXPECT_TRUE(window_.runAction()->isEnabled());
 }
 
+// a solver's own reason ends with a full stop: the sentence around it does not double it
+TEST_F(SimulationRunTest, ASolverFailureReadsAsOneSentence) {
+  SimulationOptions options;
+  options.relative_tolerance = 1e-10;
+  options.absolute_tolerance = 1e-12;
+  options.min_step = 1e-3;  // far above the steps this tolerance asks for: BDF stops at once
+  window_.setSimulationOptions(options);
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  run();
+  ASSERT_TRUE(waitForFinish(finished));
+
+  const QMessageBox* box = test::visibleErrorBox(window_);
+  ASSERT_NE(box, nullptr);
+  const QString text = box->informativeText();
+  EXPECT_TRUE(text.contains("hmin")) << text.toStdString();  // SUNDIALS' own words, kept
+  EXPECT_FALSE(text.contains("..")) << text.toStdString();
+  EXPECT_TRUE(text.endsWith("The frames computed before are kept.")) << text.toStdString();
+}
+
 }  // namespace
 }  // namespace tendril
