@@ -61,6 +61,7 @@
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/property_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
+#include "ui/run_messages.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_dialog.hpp"
 #include "ui/viewport/viewport_widget.hpp"
@@ -78,12 +79,6 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
 constexpr int kAutosaveIntervalMs = 60 * 1000;
-
-// a run's reason to go inside a sentence (the solvers' own end with a full stop)
-QString withoutFinalStop(QString reason) {
-  while (reason.endsWith('.')) reason.chop(1);
-  return reason;
-}
 // while a run streams, the plots catch up with it this often (the viewport: every frame delivered)
 constexpr int kStreamingPlotIntervalMs = 100;
 constexpr int kKilledProcessWaitMs = 3000;  // for a killed ffmpeg to be reaped
@@ -1035,9 +1030,8 @@ void MainWindow::onSimulationFinished(const QString& message, bool ok) {
   const std::optional<RunOutcome> outcome = simulation_->lastOutcome();
   const bool cancelled = outcome && outcome->cancelled;
   if (!ok && !cancelled) {
-    showError(tr("Simulation stopped"),
-              tr("The simulation %1. The frames computed before are kept.")
-                  .arg(withoutFinalStop(message)));
+    const StopExplanation why = explainStop(message);
+    showError(tr("Simulation stopped"), why.text, why.detail);
     return;
   }
   statusBar()->showMessage(
@@ -1369,12 +1363,13 @@ void MainWindow::setBusy(bool busy) {
   progress_bar_->setVisible(busy);
 }
 
-void MainWindow::showError(const QString& title, const QString& message) {
+void MainWindow::showError(const QString& title, const QString& message, const QString& detail) {
   last_error_ = message;
-  statusBar()->showMessage(title + ": " + message);
+  statusBar()->showMessage(title + ": " + message.section('\n', 0, 0));
   // non-blocking, so that tests (and a running simulation) carry on while it is shown
   auto* box = new QMessageBox(QMessageBox::Warning, title, title, QMessageBox::Ok, this);
   box->setInformativeText(message);
+  if (!detail.isEmpty()) box->setDetailedText(detail);
   box->setObjectName("errorBox");
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();

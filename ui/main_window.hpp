@@ -305,7 +305,8 @@ class MainWindow : public QMainWindow {
 
   void setCurrentFile(const QString& path);
   void setBusy(bool busy);
-  void showError(const QString& title, const QString& message);
+  /// \brief A non-blocking warning box; \p detail (if any) behind its Show Details button.
+  void showError(const QString& title, const QString& message, const QString& detail = {});
   bool confirmDiscardChanges();
 
   RobotDescription robot_;

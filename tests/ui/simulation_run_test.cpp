@@ -340,15 +340,19 @@ TEST_F(SimulationRunTest, DivergenceKeepsTheFramesAndSaysWhen) {
   EXPECT_FALSE(finished.first().at(1).toBool());
   const QMessageBox* box = test::visibleErrorBox(window_);
   ASSERT_NE(box, nullptr);
-  EXPECT_TRUE(box->informativeText().contains("diverged after t ="))
+  // plain words and when, the engine's own one click away
+  EXPECT_TRUE(box->informativeText().startsWith("The simulation stopped at t = "))
       << box->informativeText().toStdString();
+  EXPECT_TRUE(box->detailedText().startsWith("diverged after t ="))
+      << box->detailedText().toStdString();
   EXPECT_GT(window_.simulation()->frameCount(), 1u);  // more than the initial state
   EXPECT_EQ(window_.timeline()->frameCount(), static_cast<int>(window_.simulation()->frameCount()));
   EXPECT_TRUE(window_.runAction()->isEnabled());
 }
 
-// a solver's own reason ends with a full stop: the sentence around it does not double it
-TEST_F(SimulationRunTest, ASolverFailureReadsAsOneSentence) {
+// a solver's failure is said in plain words (no "hmin", no doubled full stop), its own words in
+// the details
+TEST_F(SimulationRunTest, ASolverFailureIsSaidInPlainWordsWithTheDetailsOneClickAway) {
   SimulationOptions options;
   options.relative_tolerance = 1e-10;
   options.absolute_tolerance = 1e-12;
@@ -358,12 +362,15 @@ TEST_F(SimulationRunTest, ASolverFailureReadsAsOneSentence) {
   run();
   ASSERT_TRUE(waitForFinish(finished));
 
-  const QMessageBox* box = test::visibleErrorBox(window_);
+  QMessageBox* box = test::visibleErrorBox(window_);
   ASSERT_NE(box, nullptr);
   const QString text = box->informativeText();
-  EXPECT_TRUE(text.contains("hmin")) << text.toStdString();  // SUNDIALS' own words, kept
+  EXPECT_TRUE(text.contains("Newton iterations stopped converging")) << text.toStdString();
+  EXPECT_FALSE(text.contains("hmin")) << text.toStdString();
   EXPECT_FALSE(text.contains("..")) << text.toStdString();
-  EXPECT_TRUE(text.endsWith("The frames computed before are kept.")) << text.toStdString();
+  EXPECT_TRUE(text.contains("The frames computed before are kept.")) << text.toStdString();
+  EXPECT_TRUE(box->detailedText().contains("hmin")) << box->detailedText().toStdString();
+  test::saveScreenshot(test::grabWindow(*box), "simulation_stopped_in_plain_words");
 }
 
 }  // namespace
