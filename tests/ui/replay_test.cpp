@@ -316,6 +316,28 @@ TEST_F(ReplayTest, CameraFollowsTheSelectedRodTip) {
   EXPECT_EQ(window_.viewport()->cameraFocalPoint(), kept);  // no longer following
 }
 
+// the colour scale is the shown model's: opening another one starts it again from that model's
+// frames, not from the largest value the previous model reached
+TEST_F(ReplayTest, OpeningAnotherModelStartsANewColourScale) {
+  auto* curvature = window_.findChild<QAction*>("curvatureColourAction");
+  ASSERT_NE(curvature, nullptr);
+  curvature->setChecked(true);
+  window_.showRecordedFrame(15);
+  const double bent_top = window_.viewport()->colourScaleTop();
+  EXPECT_GT(bent_top, 0.1);  // [1/m]: the cantilever sags under its weight
+
+  ASSERT_TRUE(window_.openFile(test::examplePath("tapered_free_fall.json")));
+  EXPECT_EQ(window_.viewport()->rodColouring(), RodQuantity::Curvature);
+  double shown_top = 0.0;  // the largest |curvature| of the frame now shown
+  for (const RodShape& rod : window_.viewport()->currentFrame()->rods) {
+    for (const auto& values : rod.interval_values) {
+      shown_top = std::max(shown_top, std::abs(values[static_cast<int>(RodQuantity::Curvature)]));
+    }
+  }
+  EXPECT_EQ(window_.viewport()->colourScaleTop(), shown_top);
+  EXPECT_LT(window_.viewport()->colourScaleTop(), 1e-3 * bent_top);
+}
+
 TEST_F(ReplayTest, RodsCanBeColouredByStrainOrInternalForce) {
   window_.showRecordedFrame(15);
   const QImage plain = window_.viewport()->grabFramebuffer();

@@ -368,6 +368,9 @@ void ViewportWidget::setDescription(const RobotDescription& robot) {
   if (impl_->frame) {
     impl_->scene.show(*impl_->frame);
   }
+  // another model, or an edit (which clears the results): the values of the frames shown so far
+  // say nothing of the frames to come
+  impl_->scene.restartColourScale();
   impl_->requestRender();
 }
 
@@ -417,6 +420,10 @@ std::optional<RodQuantity> ViewportWidget::rodColouring() const {
 
 bool ViewportWidget::showsColourLegend() const {
   return impl_->scene.showsColourLegend();
+}
+
+double ViewportWidget::colourScaleTop() const {
+  return impl_->scene.colourScaleTop();
 }
 
 void ViewportWidget::setShowJoints(bool on) {

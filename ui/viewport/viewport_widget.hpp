@@ -66,6 +66,8 @@ class ViewportWidget : public QWidget {
   [[nodiscard]] int followedLink() const;
   [[nodiscard]] std::optional<tendril::RodQuantity> rodColouring() const;
   [[nodiscard]] bool showsColourLegend() const;
+  /// \brief The colour map's top |value| (RobotScene::colourScaleTop()).
+  [[nodiscard]] double colourScaleTop() const;
   /// \brief Cable polylines and point-load arrows drawn now.
   [[nodiscard]] int cableLineCount() const;
   [[nodiscard]] int loadArrowCount() const;
@@ -79,7 +81,8 @@ class ViewportWidget : public QWidget {
   [[nodiscard]] bool showsJoints() const;
   [[nodiscard]] bool showsFrames() const;
 
-  /// \brief The cables and point loads to draw over the frames (redraws the current one).
+  /// \brief The cables and point loads to draw over the frames (redraws the current one); the
+  ///        colour scale starts afresh with the next frame shown.
   void setDescription(const RobotDescription& robot);
 
  public slots:

@@ -1174,6 +1174,14 @@ bool RobotScene::showsColourLegend() const {
   return impl_->legend->GetVisibility() != 0;
 }
 
+double RobotScene::colourScaleTop() const {
+  return impl_->scalar_max;
+}
+
+void RobotScene::restartColourScale() {
+  impl_->scalar_max = 0.0;
+}
+
 void RobotScene::setHighlightedLink(int link) {
   impl_->highlighted_link = link;
   impl_->applyHighlight();

@@ -82,6 +82,11 @@ class RobotScene {
   [[nodiscard]] std::optional<RodQuantity> rodColouring() const;
   /// \brief Whether the colour legend is drawn (colouring on and rods shown).
   [[nodiscard]] bool showsColourLegend() const;
+  /// \brief The colour map's top |value|: the largest seen in the frames shown since the
+  ///        colouring or the description was last set (0 before any).
+  [[nodiscard]] double colourScaleTop() const;
+  /// \brief Forgets the values seen: the next frame shown sets the colour scale afresh.
+  void restartColourScale();
 
   /// \brief Tints the rods and bodies of link \p link (-1: none); kept across rebuilds.
   void setHighlightedLink(int link);
