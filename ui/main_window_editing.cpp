@@ -142,7 +142,8 @@ bool MainWindow::addRigidLink(JointType joint) {
   RobotDescription after = robot_;
   try {
     const int index =
-        addLink(after, makeRigidLink(uniqueName(robot_, "link"), joint), attachmentParent());
+        addLink(after, makeRigidLink(uniqueName(robot_, "link"), joint, typicalLinkLength(robot_)),
+                attachmentParent());
     return applyEdit(tr("Add rigid link"), after, QString("/links/%1").arg(index));
   } catch (const std::exception& error) {
     showError(tr("Cannot add a rigid link"), QString::fromStdString(error.what()));
@@ -153,8 +154,9 @@ bool MainWindow::addRigidLink(JointType joint) {
 bool MainWindow::addSoftRod(int divisions) {
   RobotDescription after = robot_;
   try {
-    const int index =
-        addLink(after, makeSoftLink(uniqueName(robot_, "rod"), divisions), attachmentParent());
+    const int index = addLink(
+        after, makeSoftLink(uniqueName(robot_, "rod"), divisions, 2.0 * typicalLinkLength(robot_)),
+        attachmentParent());
     return applyEdit(tr("Add soft rod"), after, QString("/links/%1").arg(index));
   } catch (const std::exception& error) {
     showError(tr("Cannot add a soft rod"), QString::fromStdString(error.what()));
@@ -162,10 +164,10 @@ bool MainWindow::addSoftRod(int divisions) {
   }
 }
 
-// the length of the soft rod the builder makes (0.4 m), so that the two kinds compare side by side;
-// the radius is then a tenth of it (makeConstantCurvatureLink)
+// the length of the soft rod the builder makes (twice the model's typical link length), so that
+// the two kinds compare side by side; the radius is then a tenth of it (makeConstantCurvatureLink)
 bool MainWindow::addConstantCurvatureSegment(CurvatureModel model) {
-  const double length = centrelineLength(makeSoftLink("rod"));
+  const double length = 2.0 * typicalLinkLength(robot_);
   RobotDescription after = robot_;
   try {
     const int index =
@@ -267,8 +269,9 @@ bool MainWindow::addClosedLoopJoint(const QString& link_a, const QString& link_b
 bool MainWindow::addLinkAlongRod(double abscissa, bool soft, JointType joint) {
   RobotDescription after = robot_;
   try {
-    LinkDesc link = soft ? makeSoftLink(uniqueName(robot_, "rod"))
-                         : makeRigidLink(uniqueName(robot_, "link"), joint);
+    const double length = typicalLinkLength(robot_);
+    LinkDesc link = soft ? makeSoftLink(uniqueName(robot_, "rod"), 1, 2.0 * length)
+                         : makeRigidLink(uniqueName(robot_, "link"), joint, length);
     const int index =
         tendril::addLinkAlongRod(after, std::move(link), selectedLinkIndex(), abscissa);
     return applyEdit(tr("Add link along rod"), after, QString("/links/%1").arg(index));

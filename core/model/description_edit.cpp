@@ -457,39 +457,53 @@ std::string uniqueName(const RobotDescription& robot, const std::string& base) {
   }
 }
 
-LinkDesc makeRigidLink(const std::string& name, JointType joint) {
-  constexpr double kLength = 0.2;
+double typicalLinkLength(const RobotDescription& robot) {
+  std::vector<double> lengths;
+  for (const LinkDesc& link : robot.links) {
+    const double length =
+        link.kind() == BodyKind::Rigid
+            ? Eigen::Map<const Eigen::Vector3d>(link.rigid().tip.position.data()).norm()
+            : 0.5 * centrelineLength(link);
+    if (length > 0.0) lengths.push_back(length);
+  }
+  if (lengths.empty()) return kDefaultLinkLength;
+  const auto middle = lengths.begin() + static_cast<std::ptrdiff_t>(lengths.size() / 2);
+  std::nth_element(lengths.begin(), middle, lengths.end());
+  return *middle;
+}
+
+LinkDesc makeRigidLink(const std::string& name, JointType joint, double length) {
   LinkDesc link;
   link.name = name;
   link.joint.type = joint;
   link.joint.axis = {0.0, 1.0, 0.0};
   link.body = RigidBodyDesc{};
-  link.rigid().mass = 0.5;
-  link.rigid().com = {0.5 * kLength, 0.0, 0.0};
-  // a 0.2 x 0.04 x 0.04 box of 0.5 kg
-  const double m = link.rigid().mass, a = kLength, b = 0.04, c = 0.04;
+  // a length x length/5 x length/5 box, 0.5 kg at 0.2 m
+  const double scale = length / kDefaultLinkLength;
+  link.rigid().mass = 0.5 * scale * scale * scale;
+  link.rigid().com = {0.5 * length, 0.0, 0.0};
+  const double m = link.rigid().mass, a = length, b = 0.2 * length, c = 0.2 * length;
   link.rigid().inertia = {m * (b * b + c * c) / 12.0,
                           m * (a * a + c * c) / 12.0,
                           m * (a * a + b * b) / 12.0,
                           0.0,
                           0.0,
                           0.0};
-  link.rigid().tip.position = {kLength, 0.0, 0.0};
+  link.rigid().tip.position = {length, 0.0, 0.0};
   link.rigid().shape.type = ShapeType::Box;
   link.rigid().shape.size = {a, b, c};
   link.rigid().shape.color = {0.85, 0.33, 0.25};
   return link;
 }
 
-LinkDesc makeSoftLink(const std::string& name, int divisions) {
-  constexpr double kLength = 0.4;
+LinkDesc makeSoftLink(const std::string& name, int divisions, double length) {
   LinkDesc link;
   link.name = name;
   link.joint.type = JointType::Fixed;
   link.body = SoftBodyDesc{};
   DivisionDesc division;
-  division.length = kLength / std::max(divisions, 1);
-  division.section.radius_start = division.section.radius_end = 0.01;
+  division.length = length / std::max(divisions, 1);
+  division.section.radius_start = division.section.radius_end = length / 40.0;
   division.material.youngs_modulus = 1e6;
   division.material.density = 1000.0;
   division.material.damping = 1e4;

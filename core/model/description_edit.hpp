@@ -62,13 +62,25 @@ std::vector<std::string> fieldChoices(const std::string& pointer);
 ///        uses yet ("link1", "link2", ...).
 std::string uniqueName(const RobotDescription& robot, const std::string& base);
 
-/// \brief A rigid link with a box body 0.2 m long whose tip is at its far end; revolute,
-///        prismatic, helical and cylindrical joints move about (along) y.
-LinkDesc makeRigidLink(const std::string& name, JointType joint);
+/// \brief The length of a new rigid link in a model without links [m].
+inline constexpr double kDefaultLinkLength = 0.2;
 
-/// \brief A fixed soft rod of \p divisions equal divisions (0.4 m in all, radius 10 mm, 1 MPa,
-///        Legendre bending and torsion of order 2).
-LinkDesc makeSoftLink(const std::string& name, int divisions = 1);
+/// \brief The length a new rigid link of \p robot gets so that it looks like the others (a new
+///        rod twice that, as in an empty model): the median of its rigid links' distances to their
+///        tips and of half its rods' and segments' centrelines; kDefaultLinkLength when it has
+///        none.
+double typicalLinkLength(const RobotDescription& robot);
+
+/// \brief A rigid link with a box body \p length long and a fifth of that wide and high (0.5 kg
+///        at 0.2 m, the same density at any length) whose tip is at its far end; revolute,
+///        prismatic, helical and cylindrical joints move about (along) y.
+LinkDesc makeRigidLink(const std::string& name, JointType joint,
+                       double length = kDefaultLinkLength);
+
+/// \brief A fixed soft rod of \p divisions equal divisions, \p length in all (radius a fortieth
+///        of it: 10 mm at 0.4 m; 1 MPa, Legendre bending and torsion of order 2).
+LinkDesc makeSoftLink(const std::string& name, int divisions = 1,
+                      double length = 2.0 * kDefaultLinkLength);
 
 /// \brief A constant-curvature segment on a fixed joint: radius a tenth of the length, the soft
 ///        rod's default material (E = 1 MPa, 1000 kg/m^3, eta = 10 kPa s).

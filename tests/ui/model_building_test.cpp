@@ -35,6 +35,7 @@
 #include "core/model/data.hpp"
 #include "core/model/description_edit.hpp"
 #include "core/model/model.hpp"
+#include "core/model/validate.hpp"
 #include "core/sim/rest_frame.hpp"
 #include "ui/environment_dialog.hpp"
 #include "ui/main_window.hpp"
@@ -238,6 +239,20 @@ TEST_F(ModelBuildingTest, EnvironmentDialogValidatesAndAppliesContactAndFluid) {
   window_.undoStack()->undo();
   window_.undoStack()->undo();
   EXPECT_EQ(window_.robot(), original);
+}
+
+// a link added to a small robot is the size of its links, not a 0.2 m default
+TEST_F(ModelBuildingTest, ANewLinkIsSizedToTheModel) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("finray_finger.json")));
+  const double typical = typicalLinkLength(window_.robot());
+  ASSERT_LT(typical, 0.5 * kDefaultLinkLength);
+  window_.select("/links/0");
+  ASSERT_TRUE(window_.addRigidLink(JointType::Revolute));
+  const LinkDesc& added = window_.robot().links.back();
+  EXPECT_DOUBLE_EQ(added.rigid().tip.position[0], typical);
+  ASSERT_TRUE(window_.addSoftRod(1));
+  EXPECT_NEAR(centrelineLength(window_.robot().links.back()), 2.0 * typical, 1e-15);
+  test::saveScreenshot(test::grabWindow(window_), "finray_with_sized_links");
 }
 
 TEST_F(ModelBuildingTest, AttachesALinkAtAChosenPointAlongARod) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/algorithm/actuation.hpp"
 #include "core/io/json_io.hpp"
 #include "core/model/model.hpp"
@@ -24,6 +26,28 @@ TEST(DescriptionEdit, BuildsARevoluteLinkCarryingASoftRod) {
   EXPECT_EQ(robot.links[1].soft().divisions.size(), 2u);
   EXPECT_NO_THROW(checkDescription(robot));
   EXPECT_EQ(parseRobot(serializeRobot(robot)), robot);
+}
+
+TEST(DescriptionEdit, NewLinksAreSizedToTheModel) {
+  // an empty model: the defaults, a 0.2 m link of 0.5 kg and a 0.4 m rod of 10 mm radius
+  EXPECT_EQ(typicalLinkLength(RobotDescription{}), kDefaultLinkLength);
+  const LinkDesc standard = makeRigidLink("a", JointType::Revolute);
+  EXPECT_EQ(standard.rigid().mass, 0.5);
+  EXPECT_EQ(standard.rigid().tip.position[0], 0.2);
+  EXPECT_DOUBLE_EQ(makeSoftLink("r").soft().divisions[0].section.radius_start, 0.01);
+  // a 0.2 m arm carrying a 0.4 m rod looks like 0.2 m links; a 3 cm finger like 3 cm ones
+  EXPECT_DOUBLE_EQ(typicalLinkLength(hybridRobot()), 0.2);
+  RobotDescription finger;
+  addLink(finger, makeRigidLink("knuckle", JointType::Revolute, 0.03), "world");
+  addLink(finger, makeSoftLink("pad", 1, 0.06), "knuckle");
+  addLink(finger, makeRigidLink("nail", JointType::Fixed, 0.02), "pad");
+  EXPECT_DOUBLE_EQ(typicalLinkLength(finger), 0.03);
+  // the same density at any size: a 3 cm link weighs (3/20)^3 of 0.5 kg
+  const LinkDesc small = finger.links[0];
+  EXPECT_DOUBLE_EQ(small.rigid().mass, 0.5 * std::pow(0.03 / 0.2, 3));
+  EXPECT_DOUBLE_EQ(small.rigid().shape.size[1], 0.2 * 0.03);
+  EXPECT_DOUBLE_EQ(finger.links[1].soft().divisions[0].section.radius_start, 0.06 / 40.0);
+  EXPECT_NO_THROW(checkDescription(finger));
 }
 
 TEST(DescriptionEdit, NamesAreUniqueAcrossLinksCablesAndLoads) {
