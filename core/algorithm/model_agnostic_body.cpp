@@ -550,7 +550,8 @@ void sinCos(const Lane& b, Lane& sines, Lane& cosines) {
 }
 
 // arcFunctions() on four points, branch-free: the series and the closed forms both, each point
-// taking the one its |phi| calls for
+// taking the one its |phi| calls for. (The one-point version keeps its branch: the distal frame
+// through this one, both forms for one point, cost 14 % of a 20-body planar PCC robot's ID.)
 void arcFunctions(const Lane& phi, const Lane& inverse_phi, const Lane& sn, const Lane& c, Lane& f1,
                   Lane& df1, Lane& df2) {
   const Lane x = phi.square();
