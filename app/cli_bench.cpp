@@ -9,6 +9,7 @@
 
 #include "app/cli_args.hpp"
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/articulated_body.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
@@ -135,6 +136,9 @@ int runBench(const Args& args) {
       {"mass matrix", [&] { massMatrix(model, data, q); }},
       {"actuation B(q) u", [&] { actuationForces(model, q, 0.5, tau); }},
       {"forward dynamics", [&] { forwardDynamics(model, data, q, v, tau); }},
+      // the articulated-body recursion, when every joint owns its coordinates
+      {"forward dynamics (articulated body)",
+       [&] { articulatedBodyForwardDynamics(model, data, q, v, tau); }},
       {"ID + mass matrix",
        [&] {
          inverseDynamics(model, data, q, v, a);
@@ -163,6 +167,9 @@ int runBench(const Args& args) {
   if (data.agnostic.unsupported_link >= 0) {
     std::erase_if(cases, [](const auto& c) { return c.first.starts_with("model-agnostic"); });
   }
+  if (!data.articulated.supported) {
+    std::erase_if(cases, [](const auto& c) { return c.first.ends_with("(articulated body)"); });
+  }
   std::cout << "model: " << robot->name << " (" << model.nq << " dof, " << model.n_vjoints()
             << " virtual joints)\n";
   std::map<std::string, long> calls;  // per batch, measured once per case
@@ -189,6 +196,10 @@ int runBench(const Args& args) {
   ratio("dID analytic / (ID + M)", "ID derivatives (analytic)", "ID + mass matrix");
   if (calls.count("model-agnostic MID (ID + M, one pass)")) {
     ratio("model-agnostic MID / ID", "model-agnostic MID (ID + M, one pass)", "model-agnostic ID");
+  }
+  if (calls.count("forward dynamics (articulated body)")) {
+    ratio("FD: factorisation of M / articulated body", "forward dynamics",
+          "forward dynamics (articulated body)");
   }
   ratio("dFD: central differences / analytic", "FD Jacobian (central differences)",
         "FD Jacobian (analytic)");

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/articulated_body.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
@@ -22,7 +23,7 @@ std::vector<int> freeCoordinates(const Model& model) {
 }
 
 // solves [[M_uu, -A_u^T], [A_u, 0]] [X; dlambda] = [dr_uu; dc_u] on the free rows and columns
-// with the factors of the last constrainedForwardDynamics(), and scatters X into out (nv x nv,
+// with the factors of the last factorisedConstrainedDynamics(), and scatters X into out (nv x nv,
 // zero on the prescribed rows and columns)
 void solveFreeBlock(const Model& model, ConstrainedDynamicsData& cdd, const Eigen::MatrixXd& dr,
                     const Eigen::MatrixXd& dc, Eigen::MatrixXd& out) {
@@ -49,6 +50,7 @@ void solveFreeBlock(const Model& model, ConstrainedDynamicsData& cdd, const Eige
 ConstrainedDynamicsData::ConstrainedDynamicsData(const Model& model)
     : constraints(model),
       free_coordinates(freeCoordinates(model)),
+      prescribed_mask(static_cast<std::size_t>(model.nv), 0),
       q(model.nq),
       v(model.nv),
       qdd(model.nv),
@@ -71,7 +73,10 @@ ConstrainedDynamicsData::ConstrainedDynamicsData(const Model& model)
       dc_dq(Eigen::MatrixXd::Zero(model.n_constraints, model.nq)),
       dc_dv(Eigen::MatrixXd::Zero(model.n_constraints, model.nv)),
       X(free_coordinates.size(), free_coordinates.size()),
-      dlambda(model.n_constraints, free_coordinates.size()) {}
+      dlambda(model.n_constraints, free_coordinates.size()) {
+  for (const CompiledPrescribedCoordinate& p : model.prescribed)
+    prescribed_mask[static_cast<std::size_t>(p.coordinate)] = 1;
+}
 
 bool hasConstraints(const Model& model) {
   return model.n_constraints > 0 || !model.prescribed.empty();
@@ -85,21 +90,51 @@ void applyPrescribed(const Model& model, double t, Eigen::Ref<Eigen::VectorXd> q
   }
 }
 
-const Eigen::VectorXd& constrainedForwardDynamics(
+namespace {
+
+// the prescribed coordinates' f'' (zero elsewhere) into cdd.qdd, their f and f' into cdd.q, cdd.v
+void prescribedState(const Model& model, ConstrainedDynamicsData& cdd,
+                     const Eigen::Ref<const Eigen::VectorXd>& q,
+                     const Eigen::Ref<const Eigen::VectorXd>& v, double t) {
+  cdd.problem.clear();
+  cdd.q = q;
+  cdd.v = v;
+  applyPrescribed(model, t, cdd.q, cdd.v);
+  cdd.qdd.setZero();
+  for (const CompiledPrescribedCoordinate& p : model.prescribed)
+    cdd.qdd(p.coordinate) = p.position.derivative(t, 2);
+}
+
+// prescribed coordinates without closed chains, on a tree the articulated-body recursion takes:
+// one hybrid-dynamics pass, O(n), instead of forming and factoring M_uu
+const Eigen::VectorXd& hybridRoute(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+                                   const Eigen::Ref<const Eigen::VectorXd>& q,
+                                   const Eigen::Ref<const Eigen::VectorXd>& v,
+                                   const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
+                                   double t) {
+  prescribedState(model, cdd, q, v, t);
+  hybridDynamics(model, data, cdd.q, cdd.v, tau_actuation, cdd.prescribed_mask, cdd.qdd, t);
+  if (!data.qdd.allFinite()) {
+    cdd.problem = "the mass matrix is not positive definite";
+    cdd.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return cdd.qdd;
+  }
+  cdd.qdd = data.qdd;
+  for (std::size_t i = 0; i < model.prescribed.size(); ++i)
+    cdd.efforts(static_cast<Eigen::Index>(i)) =
+        data.articulated.efforts(model.prescribed[i].coordinate);
+  return cdd.qdd;
+}
+
+}  // namespace
+
+const Eigen::VectorXd& factorisedConstrainedDynamics(
     const Model& model, Data& data, ConstrainedDynamicsData& cdd,
     const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
     const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t) {
   const std::vector<int>& free = cdd.free_coordinates;
   const int nu = static_cast<int>(free.size()), m = model.n_constraints;
-  cdd.problem.clear();
-  cdd.q = q;
-  cdd.v = v;
-  applyPrescribed(model, t, cdd.q, cdd.v);
-
-  // known accelerations: f'' on the prescribed coordinates, 0 elsewhere
-  cdd.qdd.setZero();
-  for (const CompiledPrescribedCoordinate& p : model.prescribed)
-    cdd.qdd(p.coordinate) = p.position.derivative(t, 2);
+  prescribedState(model, cdd, q, v, t);
 
   // forces = B u - K q - D v - ID(q, v, [0; qdd_k]); the pass leaves the twists and
   // accelerations that give A_k qdd_k + A-dot v
@@ -162,11 +197,21 @@ const Eigen::VectorXd& constrainedForwardDynamics(
   return cdd.qdd;
 }
 
+const Eigen::VectorXd& constrainedForwardDynamics(
+    const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+    const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+    const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t) {
+  if (model.n_constraints == 0 && data.articulated.supported)
+    return hybridRoute(model, data, cdd, q, v, tau_actuation, t);
+  return factorisedConstrainedDynamics(model, data, cdd, q, v, tau_actuation, t);
+}
+
 bool constrainedForceDerivatives(const Model& model, Data& data, ConstrainedDynamicsData& cdd,
                                  const Eigen::Ref<const Eigen::VectorXd>& q,
                                  const Eigen::Ref<const Eigen::VectorXd>& v,
                                  const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t) {
-  constrainedForwardDynamics(model, data, cdd, q, v, tau_actuation, t);
+  factorisedConstrainedDynamics(model, data, cdd, q, v, tau_actuation,
+                                t);  // the factors of M_uu and S
   if (!cdd.problem.empty() || !cdd.qdd.allFinite()) return false;
   // dr = d(B u)/dq - K - dID/dq (+ d(A^T lambda)/dq), -D - dID/dv at the constrained qdd
   // the forward dynamics left the kinematics of cdd.q

@@ -40,6 +40,7 @@ struct ConstrainedDynamicsData {
 
   ConstraintData constraints;
   std::vector<int> free_coordinates;  ///< u: every coordinate not prescribed (nu)
+  std::vector<char> prescribed_mask;  ///< 1 on the prescribed coordinates (nv)
   Eigen::VectorXd q, v;               ///< the state with prescribed entries overwritten (nq, nv)
   Eigen::VectorXd qdd;                ///< accelerations (nv): qdd_k = f''(t)
   Eigen::VectorXd lambda;             ///< constraint forces (m): A^T lambda acts on the robot
@@ -65,11 +66,21 @@ struct ConstrainedDynamicsData {
 void applyPrescribed(const Model& model, double t, Eigen::Ref<Eigen::VectorXd> q,
                      Eigen::Ref<Eigen::VectorXd> v);
 
-/// \brief Accelerations of the constrained system at (t, q, v).
+/// \brief Accelerations of the constrained system at (t, q, v). Without closed chains, on a model
+///        the articulated-body recursion takes, by hybridDynamics() (articulated_body.hpp): O(n),
+///        and cdd's factors and forces are left as they were; otherwise by the partitioned solve.
 /// \param[in] tau_actuation B u(t) (dim model.nv), without -K q - D v
 /// \return qdd, stored in cdd.qdd (nv); also cdd.lambda, cdd.efforts. NaN with cdd.problem set
 ///         when M or the Schur complement is singular (redundant constraint)
 const Eigen::VectorXd& constrainedForwardDynamics(
+    const Model& model, Data& data, ConstrainedDynamicsData& cdd,
+    const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
+    const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t);
+
+/// \brief constrainedForwardDynamics() by the partitioned solve whatever the model: also leaves
+///        cdd.forces, cdd.M_uu, cdd.A_u and the factors of M_uu and S, which the derivatives and
+///        the force-space Newton matrix reuse.
+const Eigen::VectorXd& factorisedConstrainedDynamics(
     const Model& model, Data& data, ConstrainedDynamicsData& cdd,
     const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& v,
     const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t);

@@ -82,6 +82,7 @@ Data::Data(const Model& model) {
   for (Matrix6Xd* m : {&dSv_dq, &dacc_dq, &Z_rate_v, &Z_rate_a}) *m = Matrix6Xd::Zero(6, max_nq);
   buildDerivativeWorkspace(model, *this);
   agnostic = ModelAgnosticWorkspace(model);
+  articulated = ArticulatedBodyWorkspace(model);
   scratch_3n = Eigen::MatrixXd::Zero(6, max_nq);
 }
 

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "core/algorithm/articulated_body_workspace.hpp"
 #include "core/algorithm/model_agnostic_workspace.hpp"
 #include "core/math/dexp_derivatives.hpp"
 #include "core/model/model.hpp"
@@ -117,6 +118,11 @@ struct Data {
   // computed by modelAgnosticIID/ID/MIID/MID(model, data, ...) (model_agnostic_dynamics.hpp):
   // the body plan, what the bodies report, the between-body recursion, tau and M
   ModelAgnosticWorkspace agnostic;
+
+  //-------------------- articulated-body forward and hybrid dynamics
+  // computed by articulatedBodyForwardDynamics() and hybridDynamics() (articulated_body.hpp);
+  // empty for models the recursion does not apply to
+  ArticulatedBodyWorkspace articulated;
 
   //-------------------- scratch (sized once)
   Matrix6Xd scratch_6n;  ///< 6 x max nq_j

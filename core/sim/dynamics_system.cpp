@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/articulated_body.hpp"
 #include "core/algorithm/constraints.hpp"
 #include "core/algorithm/dynamics_residual.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
@@ -71,6 +72,10 @@ const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::Vecto
   actuationForces(model_, q, t, tau_);
   if (constrained_)  // closed chains, prescribed coordinates
     return constrainedForwardDynamics(model_, data_, *constrained_, q, v, tau_, t);
+  // O(n) where every joint owns its coordinates: faster than forming and factoring M from 7
+  // joints up (docs/PERFORMANCE.md)
+  if (data_.articulated.supported)
+    return articulatedBodyForwardDynamics(model_, data_, q, v, tau_, t);
   return forwardDynamics(model_, data_, q, v, tau_, t);
 }
 
@@ -185,7 +190,7 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
   // the base point: qdd and lambda of the forward dynamics, and the state it saw
   if (constrained_) {
     ConstrainedDynamicsData& cdd = *constrained_;
-    constrainedForwardDynamics(model_, data_, cdd, q, v, tau_, t);
+    factorisedConstrainedDynamics(model_, data_, cdd, q, v, tau_, t);  // M_uu for the blocks
     if (!cdd.problem.empty() || !cdd.qdd.allFinite()) return false;
     fd_qdd_ = cdd.qdd;
     fd_lambda_ = cdd.lambda;

@@ -4,6 +4,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "core/algorithm/articulated_body.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
@@ -127,6 +128,16 @@ void BM_Compare_Tendril_ForwardDynamics(benchmark::State& state) {
   w.label(state);
 }
 
+void BM_Compare_Tendril_ArticulatedBodyForwardDynamics(benchmark::State& state) {
+  Workspace w(comparedRobot(state));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        articulatedBodyForwardDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
 // mj_forward with contacts and constraints disabled: kinematics, CRB, sparse LDL, RNE, solve
 void BM_Compare_MuJoCo_mj_forward(benchmark::State& state) {
   Workspace w(comparedRobot(state));
@@ -150,6 +161,7 @@ TENDRIL_BENCH_COMPARE(BM_Compare_Tendril_MassMatrix);
 TENDRIL_BENCH_COMPARE(BM_Compare_MuJoCo_crb_fullM_fromq);
 TENDRIL_BENCH_COMPARE(BM_Compare_MuJoCo_crb_fullM);
 TENDRIL_BENCH_COMPARE(BM_Compare_Tendril_ForwardDynamics);
+TENDRIL_BENCH_COMPARE(BM_Compare_Tendril_ArticulatedBodyForwardDynamics);
 TENDRIL_BENCH_COMPARE(BM_Compare_MuJoCo_mj_forward);
 
 }  // namespace

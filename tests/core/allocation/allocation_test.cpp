@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/articulated_body.hpp"
 #include "core/algorithm/constrained_dynamics.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
@@ -104,7 +105,41 @@ TEST(AllocationTest, RecursiveAlgorithmsAllocateNothing) {
     EXPECT_EQ(allocationsDuring([&] { modelAgnosticID(model, data, q, v, a, 0.5); }), 0);
     EXPECT_EQ(allocationsDuring([&] { modelAgnosticMIID(model, data, q, v, a); }), 0);
     EXPECT_EQ(allocationsDuring([&] { modelAgnosticMID(model, data, q, v, a, 0.5); }), 0);
+    if (!data.articulated.supported) continue;
+    std::vector<char> prescribed(static_cast<std::size_t>(model.nv), 0);
+    prescribed[0] = 1;  // a joint partly prescribed when it has several coordinates
+    EXPECT_EQ(allocationsDuring([&] { articulatedBodyForwardDynamics(model, data, q, v, tau); }),
+              0);
+    EXPECT_EQ(allocationsDuring([&] { hybridDynamics(model, data, q, v, tau, prescribed, a); }), 0);
   }
+}
+
+TEST(AllocationTest, ArticulatedBodyPassesAllocateNothingOnEveryJointType) {
+  // free, spherical, planar, universal and cylindrical joints take the multi-coordinate branch
+  RobotDescription robot;
+  const JointType types[] = {JointType::Free,      JointType::Spherical,   JointType::Planar,
+                             JointType::Universal, JointType::Cylindrical, JointType::Revolute};
+  std::string parent = "world";
+  for (const JointType type : types) {
+    const std::string name = "link" + std::to_string(robot.links.size());
+    LinkDesc link;
+    link.name = name;
+    link.parent = parent;
+    link.joint.type = type;
+    link.body = RigidBodyDesc{};
+    robot.links.push_back(link);
+    parent = name;
+  }
+  const Model model = buildModel(robot);
+  Data data(model);
+  ASSERT_TRUE(data.articulated.supported);
+  const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.3, 0.4);
+  const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv, 0.5, -0.2);
+  const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(model.nv, -1.0, 1.0);
+  std::vector<char> prescribed(static_cast<std::size_t>(model.nv), 0);
+  for (std::size_t i = 0; i < prescribed.size(); i += 3) prescribed[i] = 1;
+  EXPECT_EQ(allocationsDuring([&] { articulatedBodyForwardDynamics(model, data, q, v, a); }), 0);
+  EXPECT_EQ(allocationsDuring([&] { hybridDynamics(model, data, q, v, a, prescribed, a); }), 0);
 }
 
 TEST(AllocationTest, ConstrainedDynamicsAllocatesNothing) {

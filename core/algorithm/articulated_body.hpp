@@ -1,0 +1,59 @@
+#pragma once
+// Articulated-body forward dynamics and hybrid dynamics in O(n) (theory-rigid-derivatives.md
+// 2.3, 2.4; Kim's Lie-group formulation, seed 004), for trees whose virtual joints each own their
+// coordinates: rigid robots, constant-curvature segments and rods of one interval per division.
+//
+// Three passes over the virtual joints, in child-frame coordinates:
+//   1. out:  poses, twists eta, the velocity-product accelerations c = Ad^-1 (S-dot v +
+//            ad_{eta_base} S v) and the bias wrenches p = ad*_eta M eta - F_external;
+//   2. in:   I_A = M + sum of the children's Ad* (I_A - U D^-1 U^T) Ad*^T,
+//            p_A = p + sum of the children's Ad* (p_A + (I_A - U D^-1 U^T) c + U D^-1 u),
+//            with U = I_A S, D = S^T U, u = tau - S^T p_A on the free coordinates;
+//   3. out:  a = Ad^-1 a_parent + c, qdd = D^-1 (u - U^T a), a += S qdd.
+// A prescribed coordinate (hybrid dynamics) enters pass 2 with its acceleration known: S_k qdd_k
+// joins c and the coordinate leaves S, so it passes the whole I_A on. The force that holds it is
+// S_k^T (I_A a + p_A) - tau_k, the wrench its joint transmits.
+//
+// With every coordinate free this is the forward dynamics M^-1 (tau - ID(q, v, 0)); with every one
+// prescribed it is the inverse dynamics; the tests check both and the partitioned solve between.
+
+#include <Eigen/Core>
+#include <vector>
+
+#include "core/model/data.hpp"
+#include "core/model/model.hpp"
+
+namespace tendril {
+
+/// \brief Whether every virtual joint owns its coordinates (no rod division of several
+///        intervals, whose coordinates several frames share), which the recursion needs.
+[[nodiscard]] bool supportsArticulatedBody(const Model& model);
+
+/// \brief forwardDynamics() by the articulated-body recursion: qdd = M^-1 (tau_actuation - K q -
+///        D v - ID(q, v, 0)) without forming M. Fills data.qdd and the position and velocity
+///        stages; not data.M nor its factor. Allocation-free.
+/// \pre supportsArticulatedBody(model)
+/// \return data.qdd (dim model.nv); NaN when an articulated inertia is not positive definite
+const Eigen::VectorXd& articulatedBodyForwardDynamics(
+    const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+    const Eigen::Ref<const Eigen::VectorXd>& v,
+    const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t = 0.0);
+
+/// \brief Hybrid dynamics: the prescribed coordinates move with known accelerations, the others
+///        under known forces. Solves M qdd + ID(q, v, 0) = tau + efforts with efforts zero on the
+///        free coordinates and qdd given on the prescribed ones. Allocation-free.
+/// \param[in] prescribed per coordinate (dim model.nv): nonzero where qdd is given
+/// \param[in] qdd_prescribed read on the prescribed coordinates (dim model.nv)
+/// \param[in] tau_actuation B u on every coordinate (dim model.nv), without -K q - D v
+/// \return data.qdd (dim model.nv: the given values on the prescribed coordinates); the efforts
+///         holding the prescribed coordinates in data.articulated.efforts (zero elsewhere)
+/// \pre supportsArticulatedBody(model)
+const Eigen::VectorXd& hybridDynamics(const Model& model, Data& data,
+                                      const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const Eigen::Ref<const Eigen::VectorXd>& v,
+                                      const Eigen::Ref<const Eigen::VectorXd>& tau_actuation,
+                                      const std::vector<char>& prescribed,
+                                      const Eigen::Ref<const Eigen::VectorXd>& qdd_prescribed,
+                                      double t = 0.0);
+
+}  // namespace tendril
