@@ -10,6 +10,7 @@
 #include <numbers>
 #include <random>
 
+#include "core/algorithm/articulated_body.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
@@ -244,6 +245,11 @@ TEST(MujocoComparisonTest, ForwardDynamicsMatchesMjForward) {
           forwardDynamics(model, data, x.q, x.v, twin.velocityMap(x.q).transpose() * f);
       EXPECT_LT(relativeError(twin.toMujoco(x.q, x.v, qdd).qacc, mj_qacc), kTol);
       EXPECT_GT(mj_qacc.norm(), 1e-3);
+      // the articulated-body recursion, on the trees it takes (all of these: rigid joints only)
+      ASSERT_TRUE(supportsArticulatedBody(model));
+      const Eigen::VectorXd qdd_articulated = articulatedBodyForwardDynamics(
+          model, data, x.q, x.v, twin.velocityMap(x.q).transpose() * f);
+      EXPECT_LT(relativeError(twin.toMujoco(x.q, x.v, qdd_articulated).qacc, mj_qacc), kTol);
     }
   }
 }
