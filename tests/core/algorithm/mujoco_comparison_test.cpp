@@ -15,6 +15,7 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "tests/support/mujoco_bridge.hpp"
+#include "tests/support/rigid_models.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
@@ -130,6 +131,11 @@ std::vector<Case> casesUnderTest() {
   for (unsigned seed : {1u, 2u}) {
     cases.push_back({"ball_free_tree" + std::to_string(seed), ballAndFreeTree(seed), false});
   }
+  // the rigid line's benchmark robots (tests/benchmarks/rigid_benchmarks.cpp)
+  cases.push_back({"benchmark_arm", test::benchmarkArm(), true});
+  cases.push_back({"benchmark_chain_30", test::benchmarkChain(30), true});
+  cases.push_back({"branched_tree_31_bf5", test::branchedTree(31, 5), true});
+  cases.push_back({"benchmark_humanoid", test::benchmarkHumanoid(), false});
   return cases;
 }
 

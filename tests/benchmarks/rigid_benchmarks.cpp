@@ -1,0 +1,120 @@
+// The rigid line against its targets: ID, M, FD (both routes), dID and dFD on the rigid robots of
+// issue 28 (tests/support/rigid_models.hpp), beside MuJoCo's mj_inverse, mj_forward and
+// mjd_transitionFD on the same models in the same run. Pinocchio's figures, measured elsewhere,
+// are in docs/PERFORMANCE.md ("The rigid line").
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "core/algorithm/actuation.hpp"
+#include "core/algorithm/articulated_body.hpp"
+#include "core/algorithm/forward_dynamics.hpp"
+#include "core/algorithm/forward_dynamics_derivatives.hpp"
+#include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/inverse_dynamics_derivatives.hpp"
+#include "core/algorithm/mass_matrix.hpp"
+#include "tests/benchmarks/bench_support.hpp"
+#include "tests/support/mujoco_bridge.hpp"
+#include "tests/support/rigid_models.hpp"
+
+namespace tendril::bench {
+namespace {
+
+RobotDescription rigidModel(const std::string& name) {
+  if (name == "arm7") return test::benchmarkArm();
+  if (name == "humanoid35") return test::benchmarkHumanoid();
+  if (name.starts_with("chain")) return test::benchmarkChain(std::stoi(name.substr(5)));
+  if (name == "tree31_bf2") return test::branchedTree(31, 2);
+  if (name == "tree31_bf5") return test::branchedTree(31, 5);
+  return test::branchedTree(63, 2);  // tree63_bf2
+}
+
+using Call = void (*)(Workspace&);
+
+void rigidCall(benchmark::State& state, const std::string& name, Call call) {
+  Workspace w(rigidModel(name));
+  for (auto _ : state) {
+    call(w);
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
+void inverseDynamicsCall(Workspace& w) {
+  benchmark::DoNotOptimize(inverseDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
+}
+void massMatrixCall(Workspace& w) {
+  benchmark::DoNotOptimize(massMatrix(*w.model, *w.data, w.x.q).data());
+}
+void factorisedForwardDynamicsCall(Workspace& w) {
+  benchmark::DoNotOptimize(forwardDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
+}
+void articulatedBodyCall(Workspace& w) {
+  benchmark::DoNotOptimize(
+      articulatedBodyForwardDynamics(*w.model, *w.data, w.x.q, w.x.v, w.x.a).data());
+}
+void idDerivativesCall(Workspace& w) {
+  inverseDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a);
+  benchmark::DoNotOptimize(w.data->dtau_dq.data());
+}
+void fdDerivativesCall(Workspace& w) {
+  forwardDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a, 0.0);
+  benchmark::DoNotOptimize(w.data->dqdd_dq.data());
+}
+
+// MuJoCo at the image of the same state
+void mujocoCall(benchmark::State& state, const std::string& name, int which) {
+  Workspace w(rigidModel(name));
+  test::MujocoTwin twin(*w.model);
+  twin.setState(twin.toMujoco(w.x.q, w.x.v, w.x.a));
+  const mjModel* m = twin.model();
+  mjData* d = twin.data();
+  const int nv = m->nv;
+  std::vector<mjtNum> A(4 * nv * nv), B(2 * nv * nv);
+  for (auto _ : state) {
+    if (which == 0) {
+      mj_inverse(m, d);
+      benchmark::DoNotOptimize(d->qfrc_inverse);
+    } else if (which == 1) {
+      mj_forward(m, d);
+      benchmark::DoNotOptimize(d->qacc);
+    } else {
+      mjd_transitionFD(m, d, 1e-6, 1, A.data(), nullptr, nullptr, nullptr);
+      benchmark::DoNotOptimize(A.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
+
+const std::vector<std::string> kModels = {"arm7",       "chain7",     "chain30",
+                                          "chain60",    "chain100",   "tree31_bf2",
+                                          "tree31_bf5", "tree63_bf2", "humanoid35"};
+
+[[maybe_unused]] const bool kRegistered = [] {
+  const std::vector<std::pair<std::string, Call>> calls = {
+      {"ID", inverseDynamicsCall},
+      {"M", massMatrixCall},
+      {"FD_factorised", factorisedForwardDynamicsCall},
+      {"FD_articulated", articulatedBodyCall},
+      {"dID", idDerivativesCall},
+      {"dFD", fdDerivativesCall}};
+  for (const std::string& model : kModels) {
+    for (const auto& [label, call] : calls) {
+      benchmark::RegisterBenchmark(("BM_Rigid_Tendril_" + label + "/" + model).c_str(), rigidCall,
+                                   model, call);
+    }
+    const char* mujoco[] = {"mj_inverse", "mj_forward", "mjd_transitionFD"};
+    for (int which = 0; which < 3; ++which) {
+      benchmark::RegisterBenchmark(
+          ("BM_Rigid_MuJoCo_" + std::string(mujoco[which]) + "/" + model).c_str(), mujocoCall,
+          model, which);
+    }
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace tendril::bench

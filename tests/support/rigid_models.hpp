@@ -1,0 +1,28 @@
+#pragma once
+// The rigid robots of issue 28's comparison with Pinocchio and of seed 002's benchmarks, built in
+// code: a 7-joint arm, serial chains, branched trees and a free-base humanoid.
+
+#include <string>
+
+#include "core/model/description.hpp"
+
+namespace tendril::test {
+
+/// \brief The 7-joint arm: joints Z Y Z Y Z Y Z, joint i at 0.1 0.2 0.2 0.2 0.2 0.1 0.1 m along z
+///        from the one before, mass 3.0 - 0.3 (i - 1) kg, centre of mass (0.01 i, -0.005 i, 0.08),
+///        full inertia tensors.
+RobotDescription benchmarkArm();
+
+/// \brief A serial chain of n revolute joints about z, y, x in turn, 0.1 m apart along z; each
+///        link 1 kg with its centre of mass at (0, 0, 0.05) and inertia diag(1e-3, 1e-3, 5e-4).
+RobotDescription benchmarkChain(int n);
+
+/// \brief A tree of n links of the chain's kind, each link carrying up to `branching` children
+///        (breadth first: link k's parent is (k - 1) / branching), as in seed 002's benchmarks.
+RobotDescription branchedTree(int n, int branching);
+
+/// \brief A 35-dof humanoid: a free-floating pelvis (6), a 2-joint waist, a 1-joint neck, two
+///        6-joint legs and two 7-joint arms (29 revolute joints), with limb-like masses.
+RobotDescription benchmarkHumanoid();
+
+}  // namespace tendril::test
