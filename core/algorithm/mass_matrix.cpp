@@ -76,6 +76,11 @@ void crossBlocks(const Model& model, Data& data, int h) {
   for (const auto& [group, a] : model.topology.coordinate_path[h]) {
     if (group == h) continue;
     const VirtualJoint& G = model.joints[group];
+    if (H.nq == 1 && G.nq == 1) {  // rigid chains: a fixed-size dot product, not a 1 x 1 GEMM
+      data.M(G.idx_q, H.idx_q) = data.M(H.idx_q, G.idx_q) =
+          Y.col(0).dot(data.M_subspace_sum[a].col(0));
+      continue;
+    }
     auto block = data.M.block(H.idx_q, G.idx_q, H.nq, G.nq);
     block.noalias() = Y.transpose().lazyProduct(data.M_subspace_sum[a]);
     data.M.block(G.idx_q, H.idx_q, G.nq, H.nq) = block.transpose();
