@@ -18,7 +18,7 @@
 #include <exception>
 #include <optional>
 
-#include "core/model/description_edit.hpp"
+#include "core/edit/description_edit.hpp"
 #include "ui/number_fields.hpp"
 
 namespace tendril {

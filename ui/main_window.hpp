@@ -4,7 +4,7 @@
 // and application names) is chosen by main() or by the tests.
 //
 // Editing: every change of the model is a DescriptionCommand on the undo stack (ui/edit_commands),
-// made from a description already checked by buildModel (core/model/description_edit). The
+// made from a description already checked by buildModel (core/edit/description_edit). The
 // selection is the JSON pointer of an item ("" for the robot, "/links/2", "/cables/0", ...) shared
 // by the model tree, the property panel and the viewport highlight.
 

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/io/json_io.hpp"
-#include "core/model/description_edit.hpp"
+#include "core/edit/description_edit.hpp"
 #include "core/model/validate.hpp"
 #include "core/sim/rest_frame.hpp"
 #include "ui/edit_commands.hpp"

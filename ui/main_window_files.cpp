@@ -12,7 +12,7 @@
 #include <QTimer>
 
 #include "core/io/json_io.hpp"
-#include "core/model/description_edit.hpp"
+#include "core/edit/description_edit.hpp"
 #include "ui/app_paths.hpp"
 #include "ui/main_window.hpp"
 #include "ui/main_window_internal.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // Small dialogs of the Model menu: a closed-loop joint between two chosen bodies, and a new link
 // attached at a chosen point along a soft rod. They only collect the choice; MainWindow applies
-// it as one undoable edit (core/model/description_edit checks it).
+// it as one undoable edit (core/edit/description_edit checks it).
 
 #include <QDialog>
 #include <QString>

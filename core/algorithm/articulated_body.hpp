@@ -20,7 +20,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "core/algorithm/constraints.hpp"
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {

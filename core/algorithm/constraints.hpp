@@ -31,7 +31,7 @@
 #include <string>
 
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {

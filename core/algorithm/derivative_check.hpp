@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {

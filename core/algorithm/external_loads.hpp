@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {

@@ -4,7 +4,7 @@
 
 #include <Eigen/Core>
 
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {

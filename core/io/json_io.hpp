@@ -9,22 +9,11 @@
 #include <string>
 
 #include "core/model/description.hpp"
+#include "core/model/parse_error.hpp"  // ParseError, thrown by the readers
 
 namespace tendril {
 
 inline constexpr int kSchemaVersion = 2;  ///< written; versions 1 and 2 are read
-
-/// \brief A malformed or physically invalid model. what() reads "<json pointer>: <reason>".
-class ParseError : public std::runtime_error {
- public:
-  ParseError(std::string pointer, const std::string& reason)
-      : std::runtime_error((pointer.empty() ? std::string("/") : pointer) + ": " + reason),
-        pointer_(std::move(pointer)) {}
-  const std::string& pointer() const { return pointer_; }
-
- private:
-  std::string pointer_;
-};
 
 /// \brief Parses a description from JSON text. \throw ParseError
 RobotDescription parseRobot(const std::string& json_text);

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "core/io/json_io.hpp"
+#include "core/model/parse_error.hpp"
 #include "core/math/quadrature.hpp"
 #include "core/model/bodies/rod_division.hpp"
 #include "core/model/model.hpp"

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "core/algorithm/constrained_dynamics.hpp"
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/frame.hpp"
 

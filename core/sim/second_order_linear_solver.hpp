@@ -32,7 +32,7 @@
 #include <Eigen/Core>
 #include <vector>
 
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 
 namespace tendril {
 

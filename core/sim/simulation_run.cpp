@@ -8,7 +8,7 @@
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/derivative_check.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/sim/make_frame.hpp"
 #include "core/sim/thread_priority.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 #include "tests/support/test_models.hpp"
 

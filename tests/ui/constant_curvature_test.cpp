@@ -22,7 +22,7 @@
 #include <cmath>
 #include <memory>
 
-#include "core/model/description_edit.hpp"
+#include "core/edit/description_edit.hpp"
 #include "core/model/validate.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/model_tree_panel.hpp"

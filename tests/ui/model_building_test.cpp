@@ -32,8 +32,8 @@
 
 #include "core/algorithm/constraints.hpp"
 #include "core/algorithm/kinematics.hpp"
-#include "core/model/data.hpp"
-#include "core/model/description_edit.hpp"
+#include "core/algorithm/data.hpp"
+#include "core/edit/description_edit.hpp"
 #include "core/model/model.hpp"
 #include "core/model/validate.hpp"
 #include "core/sim/rest_frame.hpp"

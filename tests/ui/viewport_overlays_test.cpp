@@ -7,7 +7,7 @@
 #include <QSettings>
 #include <QTest>
 
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/sim/make_frame.hpp"
 #include "ui/main_window.hpp"
 #include "ui/viewport/viewport_widget.hpp"

@@ -13,7 +13,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "core/model/description_edit.hpp"
+#include "core/edit/description_edit.hpp"
 
 namespace tendril {
 namespace {

@@ -1,4 +1,4 @@
-// The recursive algorithms allocate nothing once Data is built (core/model/data.hpp's contract):
+// The recursive algorithms allocate nothing once Data is built (core/algorithm/data.hpp's contract):
 // kinematics, inverse dynamics, mass matrix, actuation and forward dynamics, on every example; nor
 // do the callbacks of the SUNDIALS integrators (the residual form's residual, Jacobian and mass
 // refresh, the block linear solver) nor, once started, their steps.

@@ -17,7 +17,7 @@
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/io/json_io.hpp"
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 #include "core/model/section.hpp"
 #include "tests/support/test_models.hpp"

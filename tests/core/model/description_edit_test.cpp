@@ -1,4 +1,4 @@
-#include "core/model/description_edit.hpp"
+#include "core/edit/description_edit.hpp"
 
 #include <gtest/gtest.h>
 

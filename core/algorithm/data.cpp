@@ -1,4 +1,4 @@
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 
 #include <algorithm>
 

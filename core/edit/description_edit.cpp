@@ -1,4 +1,4 @@
-#include "core/model/description_edit.hpp"
+#include "core/edit/description_edit.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,7 @@
 #include "core/algorithm/kinematics.hpp"
 #include "core/io/json_io.hpp"
 #include "core/math/lie.hpp"
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 #include "core/model/validate.hpp"
 
