@@ -44,11 +44,11 @@
 #include <optional>
 #include <stdexcept>
 
+#include "core/algorithm/data.hpp"
 #include "core/algorithm/statics.hpp"
+#include "core/edit/description_edit.hpp"
 #include "core/io/json_io.hpp"
 #include "core/io/results_io.hpp"
-#include "core/algorithm/data.hpp"
-#include "core/edit/description_edit.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/make_frame.hpp"
 #include "core/sim/rest_frame.hpp"

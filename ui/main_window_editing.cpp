@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "core/io/json_io.hpp"
 #include "core/edit/description_edit.hpp"
+#include "core/io/json_io.hpp"
 #include "core/model/validate.hpp"
 #include "core/sim/rest_frame.hpp"
 #include "ui/edit_commands.hpp"

@@ -11,8 +11,8 @@
 #include <QStatusBar>
 #include <QTimer>
 
-#include "core/io/json_io.hpp"
 #include "core/edit/description_edit.hpp"
+#include "core/io/json_io.hpp"
 #include "ui/app_paths.hpp"
 #include "ui/main_window.hpp"
 #include "ui/main_window_internal.hpp"

@@ -30,8 +30,8 @@
 #include <optional>
 #include <string>
 
-#include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/data.hpp"
+#include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {

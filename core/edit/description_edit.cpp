@@ -10,10 +10,10 @@
 #include <utility>
 
 #include "core/algorithm/constraints.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/io/json_io.hpp"
 #include "core/math/lie.hpp"
-#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 #include "core/model/validate.hpp"
 

@@ -10,10 +10,10 @@
 #include <type_traits>
 #include <variant>
 
-#include "core/model/parse_error.hpp"
 #include "core/math/quadrature.hpp"
 #include "core/model/bodies/rod_division.hpp"
 #include "core/model/model.hpp"
+#include "core/model/parse_error.hpp"
 #include "core/model/section.hpp"
 #include "core/model/validate.hpp"
 

@@ -6,9 +6,9 @@
 #include <utility>
 
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/algorithm/derivative_check.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
-#include "core/algorithm/data.hpp"
 #include "core/sim/make_frame.hpp"
 #include "core/sim/thread_priority.hpp"
 

@@ -31,8 +31,8 @@
 #include <memory>
 
 #include "core/algorithm/constraints.hpp"
-#include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/data.hpp"
+#include "core/algorithm/kinematics.hpp"
 #include "core/edit/description_edit.hpp"
 #include "core/model/model.hpp"
 #include "core/model/validate.hpp"

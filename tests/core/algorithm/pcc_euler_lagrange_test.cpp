@@ -11,9 +11,9 @@
 #include <random>
 #include <sstream>
 
+#include "core/algorithm/data.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
-#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 #include "tests/support/pcc_lagrangian.hpp"
 #include "tests/support/test_models.hpp"

@@ -1,9 +1,9 @@
-// The recursive algorithms allocate nothing once Data is built (core/algorithm/data.hpp's contract):
-// kinematics, inverse dynamics, mass matrix, actuation and forward dynamics, on every example; nor
-// do the callbacks of the SUNDIALS integrators (the residual form's residual, Jacobian and mass
-// refresh, the block linear solver) nor, once started, their steps.
-// malloc is interposed in this executable (glibc's __libc_malloc underneath) to count calls; the
-// executable is not built with the sanitizers, which interpose malloc themselves.
+// The recursive algorithms allocate nothing once Data is built (core/algorithm/data.hpp's
+// contract): kinematics, inverse dynamics, mass matrix, actuation and forward dynamics, on every
+// example; nor do the callbacks of the SUNDIALS integrators (the residual form's residual, Jacobian
+// and mass refresh, the block linear solver) nor, once started, their steps. malloc is interposed
+// in this executable (glibc's __libc_malloc underneath) to count calls; the executable is not built
+// with the sanitizers, which interpose malloc themselves.
 
 #include <gtest/gtest.h>
 #include <nvector/nvector_serial.h>

@@ -11,13 +11,13 @@
 #include <numbers>
 
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/algorithm/derivative_check.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/io/json_io.hpp"
-#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 #include "core/model/section.hpp"
 #include "tests/support/test_models.hpp"
