@@ -839,6 +839,20 @@ RobotDescription parseRobot(const std::string& json_text) {
   }
 }
 
+TimeFunction parseTimeFunction(const std::string& json_text) {
+  Json json;
+  try {
+    json = Json::parse(json_text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ParseError("", std::string("not valid JSON (") + e.what() + ")");
+  }
+  return readTimeFunction(json, "");
+}
+
+std::string serializeTimeFunction(const TimeFunction& f) {
+  return writeTimeFunction(f).dump();
+}
+
 std::string serializeRobot(const RobotDescription& robot) {
   Json out{{"schema_version", kSchemaVersion}, {"name", robot.name}};
   if (!robot.description.empty()) out["description"] = robot.description;

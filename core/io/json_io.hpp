@@ -22,6 +22,14 @@ RobotDescription parseRobot(const std::string& json_text);
 ///        save -> load -> save is byte-identical.
 std::string serializeRobot(const RobotDescription& robot);
 
+/// \brief Parses one time function (a number, or an object with "type": constant, ramp, sine,
+///        table), as the model's inputs store it. \throw ParseError, its pointer relative to the
+///        function
+TimeFunction parseTimeFunction(const std::string& json_text);
+
+/// \brief The JSON text of a time function, as a model file stores it.
+std::string serializeTimeFunction(const TimeFunction& f);
+
 /// \brief Loads a file. \throw ParseError (also for unreadable files, pointer "")
 RobotDescription loadRobot(const std::filesystem::path& path);
 

@@ -12,34 +12,56 @@
 
 namespace tendril {
 
-std::string trajectoryCsv(const Model& model, const std::vector<Sample>& samples) {
-  std::ostringstream out;
-  out << std::setprecision(std::numeric_limits<double>::max_digits10);
-  out << "t";
-  for (const std::string& name : model.coordinate_names) out << ",q:" << name;
-  for (const std::string& name : model.coordinate_names) out << ",v:" << name;
+TrajectoryTable trajectoryTable(const Model& model, const std::vector<Sample>& samples) {
+  TrajectoryTable table;
+  table.columns.push_back("t");
+  for (const std::string& name : model.coordinate_names) table.columns.push_back("q:" + name);
+  for (const std::string& name : model.coordinate_names) table.columns.push_back("v:" + name);
   std::vector<int> leaves;
   for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
     if (!model.links[i].is_leaf) continue;
     leaves.push_back(i);
     for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"})
-      out << ",tip:" << model.links[i].name << ":" << c;
+      table.columns.push_back("tip:" + model.links[i].name + ":" + c);
   }
-  out << ",kinetic,gravitational,elastic,dissipated\n";
+  for (const char* energy : {"kinetic", "gravitational", "elastic", "dissipated"})
+    table.columns.push_back(energy);
+  table.values.resize(static_cast<Eigen::Index>(samples.size()),
+                      static_cast<Eigen::Index>(table.columns.size()));
   Data data(model);
-  for (const Sample& s : samples) {
+  for (std::size_t r = 0; r < samples.size(); ++r) {
+    const Sample& s = samples[r];
+    auto row = table.values.row(static_cast<Eigen::Index>(r));
+    Eigen::Index c = 0;
+    row(c++) = s.t;
+    row.segment(c, s.q.size()) = s.q.transpose();
+    c += s.q.size();
+    row.segment(c, s.v.size()) = s.v.transpose();
+    c += s.v.size();
     forwardKinematics(model, data, s.q);
-    out << s.t;
-    for (Eigen::Index i = 0; i < s.q.size(); ++i) out << "," << s.q(i);
-    for (Eigen::Index i = 0; i < s.v.size(); ++i) out << "," << s.v(i);
     for (int link : leaves) {
       const SE3 tip = linkTipPose(model, data, link);
       const Eigen::Quaterniond orientation(tip.R);
-      out << "," << tip.p.x() << "," << tip.p.y() << "," << tip.p.z() << "," << orientation.w()
-          << "," << orientation.x() << "," << orientation.y() << "," << orientation.z();
+      row.segment<7>(c) << tip.p.transpose(), orientation.w(), orientation.x(), orientation.y(),
+          orientation.z();
+      c += 7;
     }
-    out << "," << s.energy.kinetic << "," << s.energy.gravitational << "," << s.energy.elastic
-        << "," << s.energy.dissipated << "\n";
+    row.segment<4>(c) << s.energy.kinetic, s.energy.gravitational, s.energy.elastic,
+        s.energy.dissipated;
+  }
+  return table;
+}
+
+std::string trajectoryCsv(const Model& model, const std::vector<Sample>& samples) {
+  const TrajectoryTable table = trajectoryTable(model, samples);
+  std::ostringstream out;
+  out << std::setprecision(std::numeric_limits<double>::max_digits10);
+  for (std::size_t c = 0; c < table.columns.size(); ++c) out << (c ? "," : "") << table.columns[c];
+  out << "\n";
+  for (Eigen::Index r = 0; r < table.values.rows(); ++r) {
+    for (Eigen::Index c = 0; c < table.values.cols(); ++c)
+      out << (c ? "," : "") << table.values(r, c);
+    out << "\n";
   }
   return out.str();
 }

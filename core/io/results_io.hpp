@@ -15,6 +15,15 @@
 
 namespace tendril {
 
+/// \brief A trajectory's columns (the CSV's) and values, one row per sample.
+struct TrajectoryTable {
+  std::vector<std::string> columns;
+  Eigen::MatrixXd values;  ///< samples x columns
+};
+
+/// \brief The columns of trajectoryCsv() as numbers: the tips from forward kinematics at each q.
+TrajectoryTable trajectoryTable(const Model& model, const std::vector<Sample>& samples);
+
 /// \brief The CSV text of a trajectory (full double precision, "." decimal separator).
 std::string trajectoryCsv(const Model& model, const std::vector<Sample>& samples);
 

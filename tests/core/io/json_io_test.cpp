@@ -109,6 +109,21 @@ TEST(JsonIoTest, ModesThatNoGaussPointSeesAreRejected) {
   EXPECT_NO_THROW(buildModel(robot));
 }
 
+TEST(JsonIoTest, TimeFunctionsRoundTripOnTheirOwn) {
+  const TimeFunction sine =
+      parseTimeFunction(R"({"type": "sine", "amplitude": 2, "frequency": 0.5, "phase": 0.25})");
+  EXPECT_EQ(sine.kind, TimeFunction::Kind::Sine);
+  EXPECT_EQ(sine.phase, 0.25);
+  EXPECT_EQ(parseTimeFunction(serializeTimeFunction(sine)), sine);
+  EXPECT_EQ(parseTimeFunction("7.5"), TimeFunction::constant(7.5));
+  try {
+    parseTimeFunction(R"({"type": "ramp", "value": 1, "duration": -1})");
+    FAIL() << "expected a ParseError";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.pointer(), "/duration");
+  }
+}
+
 TEST(JsonIoTest, ShearModulusAndPoissonRatioAreExclusive) {
   nlohmann::json j =
       nlohmann::json::parse(readText(fs::path(TENDRIL_EXAMPLES_DIR) / "soft_cantilever.json"));

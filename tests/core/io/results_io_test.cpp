@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "core/algorithm/kinematics.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
@@ -39,6 +42,32 @@ TEST(ResultsIoTest, TrajectoryRoundTripsAtFullPrecision) {
     }
     EXPECT_EQ(table.rows[k].back(), s.energy.dissipated);
   }
+}
+
+TEST(ResultsIoTest, TableTipColumnsAreTheTipPoses) {
+  const Model model = buildModel(test::example("hybrid_serial_robot"));
+  Sample bent{0.5,
+              Eigen::VectorXd::LinSpaced(model.nq, -0.3, 0.4),
+              Eigen::VectorXd::Zero(model.nv),
+              {1.0, 2.0, 3.0, 4.0}};
+  const Sample rest{0.0, Eigen::VectorXd::Zero(model.nq), Eigen::VectorXd::Zero(model.nv), {}};
+  const TrajectoryTable table = trajectoryTable(model, {rest, bent});
+  ASSERT_EQ(table.values.rows(), 2);
+  Data data(model);
+  forwardKinematics(model, data, bent.q);
+  const SE3 tip = linkTipPose(model, data, 2);
+  const Eigen::Quaterniond orientation(tip.R);
+  const auto column = [&](const std::string& name) {
+    const auto at = std::find(table.columns.begin(), table.columns.end(), name);
+    EXPECT_NE(at, table.columns.end()) << name;
+    return table.values(1, at - table.columns.begin());
+  };
+  EXPECT_EQ(column("tip:soft:x"), tip.p.x());
+  EXPECT_EQ(column("tip:soft:z"), tip.p.z());
+  EXPECT_EQ(column("tip:soft:qw"), orientation.w());
+  EXPECT_EQ(column("tip:soft:qy"), orientation.y());
+  EXPECT_EQ(column("tip:soft:qz"), orientation.z());
+  EXPECT_EQ(column("elastic"), 3.0);
 }
 
 TEST(ResultsIoTest, MalformedCsvNamesTheLine) {
