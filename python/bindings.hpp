@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/model/data.hpp"
+#include "core/algorithm/data.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril::python {
