@@ -28,5 +28,6 @@ int runStatics(const Args& args);
 int runSimulate(const Args& args);
 int runBench(const Args& args);
 int runCheckDerivatives(const Args& args);
+int runImportUrdf(const Args& args);
 
 }  // namespace tendril::cli

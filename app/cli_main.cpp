@@ -21,11 +21,13 @@ Commands:
                          compare the analytical derivatives with finite differences
   render MODEL.json --out shot.png [--width W] [--height H]
                          render the model at rest to a PNG (needs an X display: xvfb-run)
+  import-urdf ROBOT.urdf --out MODEL.json [--floating-base]
+                         convert a URDF robot into a model file
 
 Run 'tendril-cli <command> --help' for the options of one command.
 
-Exit codes: 0 success, 1 computation failed, 2 usage error, 3 invalid or unreadable model,
-            4 no display for render.
+Exit codes: 0 success, 1 computation failed, 2 usage error, 3 invalid or unreadable model
+            (or URDF), 4 no display for render.
 )";
 
 }  // namespace
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
     if (command == "simulate") return runSimulate(args);
     if (command == "bench") return runBench(args);
     if (command == "check-derivatives") return runCheckDerivatives(args);
+    if (command == "import-urdf") return runImportUrdf(args);
     throw UsageError{command.rfind("-", 0) == 0
                          ? "unknown option '" + command + "' (see tendril-cli --help)"
                          : "unknown command '" + command + "' (see tendril-cli --help)"};

@@ -21,7 +21,7 @@ readonly DEFAULT_EXAMPLE="$ROOT/resources/examples/hybrid_serial_robot.json"
 
 readonly PACKAGES=(
   g++ cmake make ccache pkg-config dpkg-dev file
-  libeigen3-dev nlohmann-json3-dev libsundials-dev
+  libeigen3-dev nlohmann-json3-dev libsundials-dev liburdfdom-dev
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev
   libgtest-dev libgmock-dev libbenchmark-dev libmujoco-dev
   pybind11-dev python3-dev python3-numpy python3-pytest  # the tendril Python module and its tests

@@ -305,6 +305,13 @@ void MainWindow::createFileMenu() {
   });
   menu->addAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open..."),
                   QKeySequence::Open, this, &MainWindow::onOpen);
+  QAction* import_urdf = menu->addAction(tr("&Import URDF..."), this, [this] {
+    if (!confirmDiscardChanges()) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import URDF"), QString(),
+                                                      tr("URDF robots (*.urdf);;All files (*)"));
+    if (!path.isEmpty()) importUrdfFile(path);
+  });
+  import_urdf->setObjectName("importUrdfAction");
   recent_menu_ = menu->addMenu(tr("Open &Recent"));
   examples_menu_ = menu->addMenu(tr("&Examples"));
   examples_menu_->setObjectName("examplesMenu");

@@ -64,6 +64,9 @@ class MainWindow : public QMainWindow {
   bool saveFile(const QString& path);
   /// \brief Starts a new, empty model.
   void newModel();
+  /// \brief Imports the URDF robot \p path as a new, unsaved model (File > Import URDF). On
+  ///        failure the current model stays and an error box says why. \return true when imported
+  bool importUrdfFile(const QString& path);
 
   // ---- editing (each returns false, with the reason in lastError(), when nothing changed)
   /// \brief Adds a rigid link with a \p joint at the tip of the selected link (or the world).
@@ -344,7 +347,7 @@ class MainWindow : public QMainWindow {
   QAction* remove_action_ = nullptr;
   QTimer* autosave_timer_ = nullptr;
   QString selection_;
-  bool recovered_unsaved_ = false;
+  bool recovered_unsaved_ = false;  ///< recovered or imported: unsaved without an edit
   Analysis analysis_ = Analysis::Dynamics;
   QComboBox* analysis_combo_ = nullptr;  // beside Run on the tool bar: analysis_, shown
   bool export_cancelled_ = false;

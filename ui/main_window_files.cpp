@@ -1,5 +1,5 @@
-// MainWindow, part three: File > Examples and the autosave that offers to recover unsaved work
-// after a crash (ui/main_window.hpp).
+// MainWindow, part three: File > Examples, File > Import URDF and the autosave that offers to
+// recover unsaved work after a crash (ui/main_window.hpp).
 
 #include <QDir>
 #include <QFile>
@@ -13,6 +13,8 @@
 
 #include "core/edit/description_edit.hpp"
 #include "core/io/json_io.hpp"
+#include "core/io/urdf_import.hpp"
+#include "core/sim/rest_frame.hpp"
 #include "ui/app_paths.hpp"
 #include "ui/main_window.hpp"
 #include "ui/main_window_internal.hpp"
@@ -51,6 +53,27 @@ void MainWindow::populateExamplesMenu() {
     action->setData(path);
   }
   examples_menu_->setEnabled(!examples_menu_->isEmpty());
+}
+
+bool MainWindow::importUrdfFile(const QString& path) {
+  const QString name = QFileInfo(path).fileName();
+  setBusy(true);
+  try {
+    const RobotDescription robot = importUrdf(toPath(path));
+    (void)restFrame(robot);  // throws for a model that does not build before anything changes
+    clearReference();
+    applyDescription(robot, QString());
+  } catch (const std::exception& error) {
+    setBusy(false);
+    showError(tr("Cannot import %1").arg(name), QString::fromStdString(error.what()));
+    return false;
+  }
+  setBusy(false);
+  setCurrentFile(QString());  // a new document: Save asks where it goes
+  recovered_unsaved_ = true;
+  updateTitle();
+  statusBar()->showMessage(tr("Imported %1").arg(name), kStatusMessageMs);
+  return true;
 }
 
 QString MainWindow::recoveryFilePath() {

@@ -1,6 +1,7 @@
 #include "core/edit/description_edit.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -339,6 +340,21 @@ std::string timeFunctionUnit(const std::string& key, const std::string& driven) 
   return "";
 }
 
+// a joint limit in the units of the joint's coordinate; both when the joint is not known
+std::string limitUnit(const std::string& key, std::optional<bool> linear) {
+  static const std::map<std::string, std::array<std::string, 2>> kUnits = {
+      {"lower", {"rad", "m"}},
+      {"upper", {"rad", "m"}},
+      {"velocity", {"rad/s", "m/s"}},
+      {"effort", {"N m", "N"}},
+      {"damping", {"N m s/rad", "N s/m"}},
+      {"friction", {"N m", "N"}}};
+  const auto unit = kUnits.find(key);
+  if (unit == kUnits.end()) return "";
+  if (!linear) return unit->second[0] + " or " + unit->second[1];
+  return unit->second[*linear ? 1 : 0];
+}
+
 }  // namespace
 
 std::string fieldUnit(const std::string& pointer) {
@@ -371,6 +387,7 @@ std::string fieldUnit(const std::string& pointer) {
       {"slip_velocity", "m/s"},
       {"point", "m"},
       {"centre", "m"},
+      {"box_centre", "m"},
       // fluid bodies: F = -D |v| eta, [moment; force] as the twist [angular; linear]
       {"volume", "m^3"},
       {"drag", "N s^2, N s^2, N s^2, N s^2/m^2, N s^2/m^2, N s^2/m^2"},
@@ -378,6 +395,7 @@ std::string fieldUnit(const std::string& pointer) {
   };
   const std::string key = lastKey(pointer);
   if (inTimeFunction(pointer)) return timeFunctionUnit(key, drivenUnit(pointer));
+  if (contains(pointer, "/limits/")) return limitUnit(key, std::nullopt);
   // Hunt-Crossley c multiplies the penetration rate; a rod's material damping is a viscosity
   if (key == "damping") return contains(pointer, "/contact/") ? "s/m" : "Pa s";
   const auto unit = kUnits.find(key);
@@ -404,6 +422,16 @@ std::string fieldUnit(const RobotDescription& robot, const std::string& pointer)
         if (linear) driven = position ? "m" : "N";
       }
       return timeFunctionUnit(lastKey(pointer), driven);
+    }
+  }
+  // a tree joint's limits: angular or linear with its coordinate
+  if (parts.size() == 5 && parts[0] == "links" && isIndex(parts[1]) && parts[2] == "joint" &&
+      parts[3] == "limits") {
+    const std::size_t i = std::stoul(parts[1]);
+    if (i < robot.links.size()) {
+      const JointType type = robot.links[i].joint.type;
+      if (type == JointType::Revolute || type == JointType::Prismatic)
+        return limitUnit(parts[4], type == JointType::Prismatic);
     }
   }
   // a cable offset c0 + c1 X + c2 X^2 ...: coefficient k in m^(1-k)
@@ -433,7 +461,7 @@ std::vector<std::string> fieldChoices(const std::string& pointer) {
     return {"fixed",     "revolute", "prismatic", "helical", "cylindrical",
             "universal", "planar",   "spherical", "free"};
   }
-  if (key == "type" && contains(pointer, "/shape/")) return {"box", "cylinder", "sphere"};
+  if (key == "type" && contains(pointer, "/shape/")) return {"box", "cylinder", "sphere", "mesh"};
   if (key == "shape" && contains(pointer, "/section/")) return {"circular", "rectangular"};
   if (key == "family") {
     return {"monomial", "legendre", "chebyshev", "fourier", "gaussian", "piecewise_constant"};

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -26,8 +27,10 @@ const std::map<JointType, std::string> kJointNames = {{JointType::Fixed, "fixed"
                                                       {JointType::Planar, "planar"},
                                                       {JointType::Spherical, "spherical"},
                                                       {JointType::Free, "free"}};
-const std::map<ShapeType, std::string> kShapeNames = {
-    {ShapeType::Box, "box"}, {ShapeType::Cylinder, "cylinder"}, {ShapeType::Sphere, "sphere"}};
+const std::map<ShapeType, std::string> kShapeNames = {{ShapeType::Box, "box"},
+                                                      {ShapeType::Cylinder, "cylinder"},
+                                                      {ShapeType::Sphere, "sphere"},
+                                                      {ShapeType::Mesh, "mesh"}};
 const std::map<SectionShape, std::string> kSectionNames = {
     {SectionShape::Circular, "circular"}, {SectionShape::Rectangular, "rectangular"}};
 const std::map<BasisFamily, std::string> kBasisNames = {
@@ -160,7 +163,29 @@ Vec3 readAxis(ObjectReader& in, const std::string& key, Vec3 fallback) {
   const Vec3 axis = in.numbers<3>(key, fallback);
   const double norm = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
   if (!(norm > 1e-12)) ObjectReader::fail(in.at(key), "axis must not be zero");
+  // a unit axis stays as written: dividing by a norm one ulp off 1 would change it on every load
+  if (std::abs(norm - 1.0) <= 4.0 * std::numeric_limits<double>::epsilon()) return axis;
   return {axis[0] / norm, axis[1] / norm, axis[2] / norm};
+}
+
+// each limit is optional; the position range, when given whole, must not be empty
+JointLimitsDesc readJointLimits(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  JointLimitsDesc limits;
+  const auto optional = [&in](const std::string& key, bool signed_value) -> std::optional<double> {
+    if (!in.has(key)) return std::nullopt;
+    return signed_value ? in.number(key) : in.nonNegative(key);
+  };
+  limits.lower = optional("lower", true);
+  limits.upper = optional("upper", true);
+  limits.velocity = optional("velocity", false);
+  limits.effort = optional("effort", false);
+  limits.damping = optional("damping", false);
+  limits.friction = optional("friction", false);
+  if (limits.lower && limits.upper && *limits.lower > *limits.upper)
+    ObjectReader::fail(in.at("upper"), "must not be below lower");
+  in.rejectUnknownKeys();
+  return limits;
 }
 
 JointDesc readJoint(const Json& json, const std::string& pointer) {
@@ -169,6 +194,8 @@ JointDesc readJoint(const Json& json, const std::string& pointer) {
   joint.type = in.enumeration("type", kJointNames);
   joint.axis = readAxis(in, "axis", joint.axis);
   joint.pitch = in.number("pitch", 0.0);
+  if (const Json* limits = in.optional("limits"))
+    joint.limits = readJointLimits(*limits, in.at("limits"));
   in.rejectUnknownKeys();
   return joint;
 }
@@ -179,7 +206,19 @@ ShapeDesc readShape(const Json& json, const std::string& pointer) {
   shape.type = in.enumeration("type", kShapeNames);
   shape.size = in.numbers<3>("size", shape.size);
   shape.color = in.numbers<3>("color", shape.color);
-  const int used = shape.type == ShapeType::Box ? 3 : shape.type == ShapeType::Cylinder ? 2 : 1;
+  if (const Json* origin = in.optional("origin"))
+    shape.origin = readPlacement(*origin, in.at("origin"));
+  if (shape.type == ShapeType::Mesh) {
+    shape.mesh = in.string("file");
+    if (shape.mesh.empty()) ObjectReader::fail(in.at("file"), "must name a mesh file");
+    shape.scale = in.numbers<3>("scale", shape.scale);
+    for (int i = 0; i < 3; ++i) {
+      if (shape.scale[i] == 0.0)
+        ObjectReader::fail(in.at("scale/" + std::to_string(i)), "must not be zero");
+    }
+    shape.box_centre = in.numbers<3>("box_centre", shape.box_centre);
+  }
+  const int used = shape.type == ShapeType::Cylinder ? 2 : shape.type == ShapeType::Sphere ? 1 : 3;
   for (int i = 0; i < used; ++i) {
     if (!(shape.size[i] > 0.0))
       ObjectReader::fail(in.at("size/" + std::to_string(i)), "must be positive");
@@ -662,10 +701,38 @@ Json writeMaterial(const MaterialDesc& m) {
   return material;
 }
 
+// only the limits that are given
+void writeJointLimits(Json& joint, const std::optional<JointLimitsDesc>& limits) {
+  if (!limits) return;
+  Json out = Json::object();
+  const auto put = [&out](const char* key, const std::optional<double>& value) {
+    if (value) out[key] = *value;
+  };
+  put("lower", limits->lower);
+  put("upper", limits->upper);
+  put("velocity", limits->velocity);
+  put("effort", limits->effort);
+  put("damping", limits->damping);
+  put("friction", limits->friction);
+  joint["limits"] = out;
+}
+
+Json writeShape(const ShapeDesc& shape) {
+  Json out{{"type", kShapeNames.at(shape.type)}, {"size", shape.size}, {"color", shape.color}};
+  if (shape.origin != Placement{}) out["origin"] = writePlacement(shape.origin);
+  if (shape.type == ShapeType::Mesh) {
+    out["file"] = shape.mesh;
+    out["scale"] = shape.scale;
+    out["box_centre"] = shape.box_centre;
+  }
+  return out;
+}
+
 Json writeLink(const LinkDesc& link) {
   Json out{{"name", link.name}, {"parent", link.parent}, {"origin", writePlacement(link.origin)}};
   Json joint{{"type", kJointNames.at(link.joint.type)}, {"axis", link.joint.axis}};
   if (link.joint.type == JointType::Helical) joint["pitch"] = link.joint.pitch;
+  writeJointLimits(joint, link.joint.limits);
   out["joint"] = joint;
   if (link.kind() == BodyKind::ConstantCurvature) {
     const ConstantCurvatureBodyDesc& b = link.constantCurvature();
@@ -683,9 +750,7 @@ Json writeLink(const LinkDesc& link) {
                         {"com", b.com},
                         {"inertia", b.inertia},
                         {"tip", writePlacement(b.tip)},
-                        {"shape", Json{{"type", kShapeNames.at(b.shape.type)},
-                                       {"size", b.shape.size},
-                                       {"color", b.shape.color}}}};
+                        {"shape", writeShape(b.shape)}};
     return out;
   }
   Json divisions = Json::array();
@@ -769,6 +834,7 @@ Json writeClosedChainFrame(const ClosedChainFrameDesc& frame) {
 
 Json writeClosedChain(const ClosedChainDesc& chain) {
   Json joint{{"type", kJointNames.at(chain.joint.type)}, {"axis", chain.joint.axis}};
+  writeJointLimits(joint, chain.joint.limits);
   return Json{{"name", chain.name},
               {"joint", joint},
               {"planar", chain.planar},
@@ -878,7 +944,36 @@ RobotDescription loadRobot(const std::filesystem::path& path) {
   if (!file) throw ParseError("", "cannot open " + path.string());
   std::ostringstream text;
   text << file.rdbuf();
-  return parseRobot(text.str());
+  RobotDescription robot = parseRobot(text.str());
+  resolveMeshFiles(robot, std::filesystem::absolute(path).parent_path());
+  return robot;
+}
+
+void resolveMeshFiles(RobotDescription& robot, const std::filesystem::path& folder) {
+  for (LinkDesc& link : robot.links) {
+    if (link.kind() != BodyKind::Rigid || link.rigid().shape.type != ShapeType::Mesh) continue;
+    std::string& file = link.rigid().shape.mesh;
+    const std::filesystem::path given(file);
+    if (given.is_relative()) file = (folder / given).lexically_normal().string();
+  }
+}
+
+// relative only below a common top folder: "../../usr/share/..." from /home would move nowhere
+RobotDescription withRelativeMeshFiles(RobotDescription robot,
+                                       const std::filesystem::path& folder) {
+  const auto top = [](const std::filesystem::path& path) {
+    auto part = path.begin();
+    return part == path.end() || ++part == path.end() ? std::filesystem::path() : *part;
+  };
+  for (LinkDesc& link : robot.links) {
+    if (link.kind() != BodyKind::Rigid || link.rigid().shape.type != ShapeType::Mesh) continue;
+    std::string& file = link.rigid().shape.mesh;
+    const std::filesystem::path mesh(file);
+    if (!mesh.is_absolute() || top(mesh) != top(folder)) continue;
+    const std::filesystem::path relative = mesh.lexically_relative(folder);
+    if (!relative.empty()) file = relative.string();
+  }
+  return robot;
 }
 
 void writeFileAtomically(const std::filesystem::path& path, const std::string& text) {
@@ -904,7 +999,8 @@ void writeFileAtomically(const std::filesystem::path& path, const std::string& t
 }
 
 void saveRobot(const RobotDescription& robot, const std::filesystem::path& path) {
-  writeFileAtomically(path, serializeRobot(robot));
+  const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+  writeFileAtomically(path, serializeRobot(withRelativeMeshFiles(robot, folder)));
 }
 
 }  // namespace tendril

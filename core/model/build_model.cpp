@@ -470,7 +470,7 @@ class ModelBuilder {
           } else if (contact->rigid_bodies) {
             const RigidBodyDesc& body = robot_.links[i].rigid();
             out.contact_spheres.push_back(
-                {info.joint, Eigen::Vector3d(body.com.data()), boundingRadius(body.shape)});
+                {info.joint, shapeCentre(body), boundingRadius(body.shape)});
           }
         }
         for (const RodPoint& point : rod_points_)
@@ -533,11 +533,12 @@ class ModelBuilder {
       model_.has_added_mass = model_.has_added_mass || joint.has_added_mass;
   }
 
-  // radius of the sphere around the shape (centred at the centre of mass)
+  // radius of the sphere around the shape, centred at shapeCentre()
   static double boundingRadius(const ShapeDesc& shape) {
     const Vec3& s = shape.size;
     switch (shape.type) {
       case ShapeType::Box:
+      case ShapeType::Mesh:  // its bounding box
         return 0.5 * std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
       case ShapeType::Cylinder:
         return std::sqrt(s[0] * s[0] + 0.25 * s[1] * s[1]);
@@ -545,6 +546,14 @@ class ModelBuilder {
         return s[0];
     }
     return 0.0;
+  }
+
+  // centre of the shape (of a mesh's bounding box) in the link frame
+  static Eigen::Vector3d shapeCentre(const RigidBodyDesc& body) {
+    const Placement& origin = body.shape.origin;
+    const Eigen::Matrix3d R = rpyToRotation(origin.rpy[0], origin.rpy[1], origin.rpy[2]);
+    return Eigen::Vector3d(body.com.data()) + Eigen::Vector3d(origin.position.data()) +
+           R * Eigen::Vector3d(body.shape.box_centre.data());
   }
 
   int linkIndex(const std::string& name) const {
@@ -683,6 +692,7 @@ double shapeVolume(const ShapeDesc& shape) {
   const Vec3& s = shape.size;
   switch (shape.type) {
     case ShapeType::Box:
+    case ShapeType::Mesh:  // its bounding box
       return s[0] * s[1] * s[2];
     case ShapeType::Cylinder:
       return std::numbers::pi * s[0] * s[0] * s[1];

@@ -24,12 +24,26 @@ enum class JointType {
   Free
 };
 
+/// \brief Limits and friction of a joint as a URDF states them (<limit>, <dynamics>): kept with
+///        the model for the user and for export, not used by the dynamics. Each value is optional.
+///        Units of the joint's coordinate: rad or m, N m or N.
+struct JointLimitsDesc {
+  std::optional<double> lower;     ///< lowest position [rad or m]
+  std::optional<double> upper;     ///< highest position [rad or m]
+  std::optional<double> velocity;  ///< largest speed [rad/s or m/s]
+  std::optional<double> effort;    ///< largest torque or force [N m or N]
+  std::optional<double> damping;   ///< viscous coefficient [N m s/rad or N s/m]
+  std::optional<double> friction;  ///< static friction [N m or N]
+  bool operator==(const JointLimitsDesc&) const = default;
+};
+
 /// \brief A rigid joint between a link's parent frame and the link's base frame.
 struct JointDesc {
   JointType type = JointType::Fixed;
   Vec3 axis{1.0, 0.0,
             0.0};  ///< joint axis in the joint frame (revolute, prismatic, helical, cylindrical)
-  double pitch = 0.0;  ///< helical pitch [m/rad]
+  double pitch = 0.0;                     ///< helical pitch [m/rad]
+  std::optional<JointLimitsDesc> limits;  ///< metadata only (tree joints)
   bool operator==(const JointDesc&) const = default;
 };
 

@@ -387,7 +387,27 @@ MujocoTwin::MujocoTwin(const Model& model) : mjcf_(toMjcf(model.description)), n
                              mjcf_);
   }
   d_ = mj_makeData(m_);
+  mapCoordinates(model);
+}
 
+MujocoTwin::MujocoTwin(const Model& model, const std::string& file) : nv_ours_(model.nv) {
+  mju_user_warning = recordWarning;
+  std::array<char, 1000> error{};
+  m_ = mj_loadXML(file.c_str(), nullptr, error.data(), static_cast<int>(error.size()));
+  if (m_ == nullptr) {
+    throw std::runtime_error("MuJoCo rejected " + file + ": " + error.data());
+  }
+  // only the multibody dynamics, as in toMjcf()
+  m_->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_EQUALITY | mjDSBL_FRICTIONLOSS | mjDSBL_LIMIT |
+                          mjDSBL_CONTACT | mjDSBL_PASSIVE | mjDSBL_ACTUATION;
+  for (int i = 0; i < m_->nv; ++i) {
+    m_->dof_damping[i] = m_->dof_armature[i] = m_->dof_frictionloss[i] = 0.0;
+  }
+  d_ = mj_makeData(m_);
+  mapCoordinates(model);
+}
+
+void MujocoTwin::mapCoordinates(const Model& model) {
   // our link -> MuJoCo body, by name; every MuJoCo dof must be hit exactly once
   std::vector<int> hits(m_->nv, 0);
   const RobotDescription& robot = model.description;

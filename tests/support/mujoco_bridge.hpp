@@ -41,6 +41,12 @@ class MujocoTwin {
  public:
   /// \brief Compiles model.description with MuJoCo. \throw std::runtime_error with MuJoCo's message
   explicit MujocoTwin(const Model& model);
+  /// \brief Loads \p file (MJCF or URDF) with mj_loadXML instead, matching our links to its bodies
+  ///        by name (bodies without dofs may be left over, e.g. a URDF's massless links); then
+  ///        turns off what the MJCF of toMjcf() turns off: contacts, constraints, limits, passive
+  ///        forces, and joint damping, armature and friction loss.
+  ///        \throw std::runtime_error with MuJoCo's message
+  MujocoTwin(const Model& model, const std::string& file);
   ~MujocoTwin();
   MujocoTwin(const MujocoTwin&) = delete;
   MujocoTwin& operator=(const MujocoTwin&) = delete;
@@ -83,6 +89,7 @@ class MujocoTwin {
   };
 
   void checkWarnings(const char* call);
+  void mapCoordinates(const Model& model);
 
   std::string mjcf_;
   mjModel* m_ = nullptr;

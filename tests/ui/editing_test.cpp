@@ -198,10 +198,14 @@ TEST_F(EditingTest, PropertiesShowEveryFieldWithItsUnit) {
 }
 
 // the fields of a JSON pointer that carry no unit: names, choices, flags, counts, orders,
-// directions (normalised), colours and pure coefficients; a load's scale multiplies the wrench
+// directions (normalised), colours, file names and pure coefficients; a load's scale multiplies
+// the wrench, a mesh's its coordinates; a joint's friction limit is a torque or a force
 bool isDimensionless(const QString& pointer) {
+  if (pointer.contains("/limits/")) return false;
   static const QSet<QString> kKeys = {"name",
                                       "description",
+                                      "file",
+                                      "scale",
                                       "parent",
                                       "link",
                                       "type",

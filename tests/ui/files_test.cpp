@@ -1,5 +1,5 @@
-// GUI tests of File > Examples, dropping a model file on the window, and the autosave that offers
-// to recover unsaved work after a crash.
+// GUI tests of File > Examples, File > Import URDF, dropping a model file on the window, and the
+// autosave that offers to recover unsaved work after a crash.
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,9 @@
 #include <QApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
@@ -20,7 +22,9 @@
 #include <QUrl>
 
 #include "core/io/json_io.hpp"
+#include "core/io/urdf_import.hpp"
 #include "ui/main_window.hpp"
+#include "ui/viewport/viewport_widget.hpp"
 #include "ui_test_support.hpp"
 
 namespace tendril {
@@ -53,6 +57,65 @@ TEST_F(FilesTest, ExamplesMenuListsEveryBundledRobotAndOpensOne) {
   EXPECT_EQ(QFileInfo(window.currentFile()).absoluteFilePath(),
             QFileInfo(last->data().toString()).absoluteFilePath());
   EXPECT_FALSE(window.robot().links.empty());
+}
+
+TEST_F(FilesTest, ImportUrdfShowsTheRobotAsANewUnsavedModel) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  const QImage empty = window.viewport()->grabFramebuffer();
+  const QString urdf = QString(TENDRIL_TEST_DATA_DIR) + "/urdf/arm6/arm6.urdf";
+  // File > Import URDF... opens a file dialog: go to the folder, type the file name and press
+  // Return, as a person would
+  bool picked = false;
+  QTimer poll;
+  QObject::connect(&poll, &QTimer::timeout, [&] {
+    auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+    auto* name = dialog ? dialog->findChild<QLineEdit*>("fileNameEdit") : nullptr;
+    if (name == nullptr || picked) return;
+    picked = true;
+    dialog->setDirectory(QFileInfo(urdf).absolutePath());
+    QTest::keyClicks(name, QFileInfo(urdf).fileName());
+    QTest::keyClick(name, Qt::Key_Return);
+  });
+  poll.start(20);
+  test::findAction(window, "importUrdfAction")->trigger();
+  poll.stop();
+  ASSERT_TRUE(picked);
+
+  EXPECT_EQ(window.robot(), importUrdf(urdf.toStdString()));
+  EXPECT_EQ(window.robot().name, "arm6");
+  EXPECT_TRUE(window.currentFile().isEmpty());  // a new document: Save asks where
+  EXPECT_TRUE(window.isWindowModified());
+  EXPECT_EQ(test::visibleErrorBox(window), nullptr);
+
+  // in the view: every link's body, the meshes among them, and the picture changed
+  const FramePtr frame = window.viewport()->currentFrame();
+  ASSERT_NE(frame, nullptr);
+  EXPECT_EQ(frame->bodies.size(), window.robot().links.size());
+  const auto mesh =
+      std::find_if(frame->bodies.begin(), frame->bodies.end(),
+                   [](const BodyShape& b) { return b.shape.type == ShapeType::Mesh; });
+  ASSERT_NE(mesh, frame->bodies.end());
+  const QImage shown = window.viewport()->grabFramebuffer();
+  test::saveScreenshot(test::grabWindow(window), "imported_urdf_arm");
+  EXPECT_GT(test::countDifferentPixels(empty, shown), 2000);
+}
+
+TEST_F(FilesTest, ImportingABadUrdfKeepsTheModelAndSaysWhy) {
+  MainWindow window;
+  ASSERT_TRUE(window.openDefaultExample());
+  const RobotDescription before = window.robot();
+  const QString urdf = temp_.filePath("cycle.urdf");
+  QFile file(urdf);
+  ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+  file.write(R"(<robot name="c"><link name="a"/><link name="b"/>
+    <joint name="ab" type="fixed"><parent link="a"/><child link="b"/></joint>
+    <joint name="ba" type="fixed"><parent link="b"/><child link="a"/></joint></robot>)");
+  file.close();
+  EXPECT_FALSE(window.importUrdfFile(urdf));
+  EXPECT_EQ(window.robot(), before);
+  ASSERT_NE(test::visibleErrorBox(window), nullptr);
+  EXPECT_TRUE(window.lastError().contains("cycle")) << window.lastError().toStdString();
 }
 
 TEST_F(FilesTest, DroppingAModelFileOnTheWindowOpensIt) {

@@ -92,6 +92,97 @@ TEST(JsonIoTest, SaveIsAtomicAndReplacesTheFile) {
   fs::remove_all(dir);
 }
 
+// one rigid link, its joint and shape as JSON text, for the limits and mesh tests below
+std::string oneLink(const std::string& joint, const std::string& shape) {
+  return R"({"schema_version": 2, "links": [{"name": "a", "joint": )" + joint +
+         R"(, "rigid": {"mass": 1, "shape": )" + shape + "}}]}";
+}
+const std::string kBox = R"({"type": "box"})";
+
+TEST(JsonIoTest, JointLimitsAreKeptAsGivenAndChecked) {
+  const RobotDescription robot = parseRobot(oneLink(
+      R"({"type": "revolute", "limits": {"lower": -1, "upper": 2, "effort": 5, "damping": 0.1}})",
+      kBox));
+  const JointLimitsDesc& limits = robot.links[0].joint.limits.value();
+  EXPECT_EQ(limits.lower, -1.0);
+  EXPECT_EQ(limits.upper, 2.0);
+  EXPECT_EQ(limits.effort, 5.0);
+  EXPECT_EQ(limits.damping, 0.1);
+  EXPECT_FALSE(limits.velocity.has_value());
+  EXPECT_FALSE(limits.friction.has_value());
+  const std::string saved = serializeRobot(robot);
+  EXPECT_EQ(parseRobot(saved), robot);
+  EXPECT_EQ(saved.find("velocity"), std::string::npos);  // what is not given is not written
+  // a joint without limits writes none
+  EXPECT_EQ(serializeRobot(parseRobot(oneLink(R"({"type": "revolute"})", kBox))).find("limits"),
+            std::string::npos);
+  const auto pointerOf = [](const std::string& text) {
+    try {
+      parseRobot(text);
+    } catch (const ParseError& error) {
+      return error.pointer();
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(pointerOf(oneLink(R"({"type": "revolute", "limits": {"lower": 1, "upper": 0}})", kBox)),
+            "/links/0/joint/limits/upper");
+  EXPECT_EQ(pointerOf(oneLink(R"({"type": "revolute", "limits": {"velocity": -1}})", kBox)),
+            "/links/0/joint/limits/velocity");
+  EXPECT_EQ(pointerOf(oneLink(R"({"type": "revolute", "limits": {"stiffness": 1}})", kBox)),
+            "/links/0/joint/limits/stiffness");
+}
+
+TEST(JsonIoTest, MeshShapesKeepTheirFileScaleAndBox) {
+  const std::string mesh =
+      R"({"type": "mesh", "size": [0.1, 0.2, 0.3], "file": "/meshes/a.stl", "scale": [1, 2, -1],
+          "box_centre": [0, 0, 0.15], "origin": {"position": [0, 0, 0.1], "rpy": [0, 0.5, 0]}})";
+  const RobotDescription robot = parseRobot(oneLink(R"({"type": "fixed"})", mesh));
+  const ShapeDesc& shape = robot.links[0].rigid().shape;
+  EXPECT_EQ(shape.type, ShapeType::Mesh);
+  EXPECT_EQ(shape.mesh, "/meshes/a.stl");
+  EXPECT_EQ(shape.scale, (Vec3{1.0, 2.0, -1.0}));
+  EXPECT_EQ(shape.box_centre, (Vec3{0.0, 0.0, 0.15}));
+  EXPECT_EQ(shape.origin.rpy[1], 0.5);
+  EXPECT_EQ(parseRobot(serializeRobot(robot)), robot);
+  // a box moved off its centre of mass keeps its origin; one that is not writes none
+  const std::string moved = R"({"type": "box", "origin": {"position": [0.1, 0, 0]}})";
+  EXPECT_EQ(
+      parseRobot(oneLink(R"({"type": "fixed"})", moved)).links[0].rigid().shape.origin.position[0],
+      0.1);
+  const nlohmann::json plain =
+      nlohmann::json::parse(serializeRobot(parseRobot(oneLink(R"({"type": "fixed"})", kBox))));
+  EXPECT_FALSE(plain["links"][0]["rigid"]["shape"].contains("origin"));
+  const auto pointerOf = [](const std::string& text) {
+    try {
+      parseRobot(text);
+    } catch (const ParseError& error) {
+      return error.pointer();
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_EQ(pointerOf(oneLink(R"({"type": "fixed"})", R"({"type": "mesh"})")),
+            "/links/0/rigid/shape/file");
+  EXPECT_EQ(pointerOf(oneLink(R"({"type": "fixed"})",
+                              R"({"type": "mesh", "file": "a.obj", "scale": [1, 0, 1]})")),
+            "/links/0/rigid/shape/scale/1");
+  EXPECT_EQ(pointerOf(oneLink(R"({"type": "fixed"})", R"({"type": "box", "file": "a.obj"})")),
+            "/links/0/rigid/shape/file");
+}
+
+TEST(JsonIoTest, MeshFilesAreRelativeOnDiskAndAbsoluteInMemory) {
+  const fs::path dir = fs::temp_directory_path() / "tendril_json_io_mesh_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "models");
+  RobotDescription robot = parseRobot(
+      oneLink(R"({"type": "fixed"})", R"({"type": "mesh", "file": "/placeholder.stl"})"));
+  robot.links[0].rigid().shape.mesh = (dir / "meshes" / "a.stl").string();
+  saveRobot(robot, dir / "models" / "robot.json");
+  EXPECT_NE(readText(dir / "models" / "robot.json").find(R"("file": "../meshes/a.stl")"),
+            std::string::npos);
+  EXPECT_EQ(loadRobot(dir / "models" / "robot.json"), robot);
+  fs::remove_all(dir);
+}
+
 TEST(JsonIoTest, ModesThatNoGaussPointSeesAreRejected) {
   // seven piecewise-constant pieces and seven Gauss points: pieces 1 and 5 hold none
   RobotDescription robot = loadRobot(fs::path(TENDRIL_EXAMPLES_DIR) / "soft_cantilever.json");

@@ -14,6 +14,7 @@
 #include <vtkLookupTable.h>
 #include <vtkMatrix4x4.h>
 #include <vtkNew.h>
+#include <vtkOBJReader.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
@@ -23,6 +24,7 @@
 #include <vtkProperty.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkSTLReader.h>
 #include <vtkScalarBarActor.h>
 #include <vtkSmartPointer.h>
 #include <vtkSphereSource.h>
@@ -33,11 +35,14 @@
 #include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "core/math/lie.hpp"
 #include "core/model/validate.hpp"
 #include "core/sim/make_frame.hpp"
 #include "ui/viewport/scene/contact_obstacles.hpp"
@@ -159,8 +164,43 @@ void updateRodActor(RodActor& rod, const RodShape& shape, RodQuantity quantity) 
   rod.actor->SetVisibility(count >= 2);
 }
 
+// a mesh file through VTK's reader for its extension, scaled; its bounding box when the file
+// cannot be read (moved or deleted since the model was made)
+vtkSmartPointer<vtkAlgorithm> makeMeshSource(const ShapeDesc& shape) {
+  vtkSmartPointer<vtkPolyDataAlgorithm> reader;
+  if (std::filesystem::exists(shape.mesh)) {
+    std::string extension = std::filesystem::path(shape.mesh).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (extension == ".stl") {
+      auto stl = vtkSmartPointer<vtkSTLReader>::New();
+      stl->SetFileName(shape.mesh.c_str());
+      reader = stl;
+    } else if (extension == ".obj") {
+      auto obj = vtkSmartPointer<vtkOBJReader>::New();
+      obj->SetFileName(shape.mesh.c_str());
+      reader = obj;
+    }
+  }
+  if (reader) reader->Update();
+  if (!reader || reader->GetOutput()->GetNumberOfPoints() == 0) {
+    auto box = vtkSmartPointer<vtkCubeSource>::New();
+    box->SetCenter(shape.box_centre[0], shape.box_centre[1], shape.box_centre[2]);
+    box->SetXLength(shape.size[0]);
+    box->SetYLength(shape.size[1]);
+    box->SetZLength(shape.size[2]);
+    return box;
+  }
+  vtkNew<vtkTransform> scale;
+  scale->Scale(shape.scale[0], shape.scale[1], shape.scale[2]);
+  auto scaled = vtkSmartPointer<vtkTransformPolyDataFilter>::New();
+  scaled->SetInputConnection(reader->GetOutputPort());
+  scaled->SetTransform(scale);
+  return scaled;
+}
+
 // sources are centred at the shape frame (the CoM); a cylinder's axis is x, VTK's is y
-vtkSmartPointer<vtkAlgorithm> makeShapeSource(const ShapeDesc& shape) {
+vtkSmartPointer<vtkAlgorithm> makePrimitiveSource(const ShapeDesc& shape) {
   switch (shape.type) {
     case ShapeType::Box: {
       auto box = vtkSmartPointer<vtkCubeSource>::New();
@@ -188,8 +228,29 @@ vtkSmartPointer<vtkAlgorithm> makeShapeSource(const ShapeDesc& shape) {
       sphere->SetPhiResolution(kShapeResolution / 2);
       return sphere;
     }
+    case ShapeType::Mesh:
+      return makeMeshSource(shape);
   }
   return vtkSmartPointer<vtkCubeSource>::New();
+}
+
+// the shape in the centre-of-mass frame: moved by its origin when it has one
+vtkSmartPointer<vtkAlgorithm> makeShapeSource(const ShapeDesc& shape) {
+  vtkSmartPointer<vtkAlgorithm> source = makePrimitiveSource(shape);
+  if (shape.origin == Placement{}) return source;
+  const Eigen::Matrix3d R =
+      rpyToRotation(shape.origin.rpy[0], shape.origin.rpy[1], shape.origin.rpy[2]);
+  vtkNew<vtkMatrix4x4> matrix;
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 3; ++col) matrix->SetElement(row, col, R(row, col));
+    matrix->SetElement(row, 3, shape.origin.position[static_cast<std::size_t>(row)]);
+  }
+  vtkNew<vtkTransform> placement;
+  placement->SetMatrix(matrix);
+  auto placed = vtkSmartPointer<vtkTransformPolyDataFilter>::New();
+  placed->SetInputConnection(source->GetOutputPort());
+  placed->SetTransform(placement);
+  return placed;
 }
 
 vtkSmartPointer<vtkActor> makeBodyActor(const ShapeDesc& shape) {
@@ -530,6 +591,7 @@ double glyphSize(const LinkDesc& link) {
   const ShapeDesc& shape = link.rigid().shape;
   switch (shape.type) {
     case ShapeType::Box:
+    case ShapeType::Mesh:  // its bounding box
       return std::max(1.3 * std::min(shape.size[1], shape.size[2]), kMinimum);
     case ShapeType::Cylinder:
       return std::max(1.3 * std::min(2.0 * shape.size[0], shape.size[1]), kMinimum);
