@@ -147,7 +147,8 @@ TEST(UrdfImportTest, RotatedInertialFramesTurnTheTensorIntoTheLinkAxes) {
     <inertial><origin xyz="0.1 0.0 0.005" rpy="0.5 0.3 -0.2"/><mass value="2"/>
       <inertia ixx="0.004" ixy="0.0005" ixz="-0.0003" iyy="0.011" iyz="0.0002" izz="0.012"/>
     </inertial></link></robot>)");
-  const RigidBodyDesc& body = importUrdf(urdf).links.at(0).rigid();
+  const RobotDescription robot = importUrdf(urdf);  // kept alive: body refers into it
+  const RigidBodyDesc& body = robot.links.at(0).rigid();
   Eigen::Matrix3d I_C;
   I_C << 0.004, 0.0005, -0.0003, 0.0005, 0.011, 0.0002, -0.0003, 0.0002, 0.012;
   const Eigen::Matrix3d R = rpy(0.5, 0.3, -0.2);
@@ -155,7 +156,8 @@ TEST(UrdfImportTest, RotatedInertialFramesTurnTheTensorIntoTheLinkAxes) {
   EXPECT_EQ(body.com, (Vec3{0.1, 0.0, 0.005}));
   EXPECT_EQ(body.mass, 2.0);
   // a diagonal tensor in a turned frame gains products in the link's axes
-  const RigidBodyDesc& upper_arm = linkNamed(importUrdf(kArm), "upper_arm").rigid();
+  const RobotDescription arm = importUrdf(kArm);
+  const RigidBodyDesc& upper_arm = linkNamed(arm, "upper_arm").rigid();
   const Eigen::Matrix3d D = Eigen::Vector3d(0.004, 0.011, 0.012).asDiagonal();
   EXPECT_LT((inertiaMatrix(upper_arm.inertia) - R * D * R.transpose()).norm(), 1e-15);
   EXPECT_GT(std::abs(upper_arm.inertia[3]), 1e-4);
