@@ -683,20 +683,27 @@ void MainWindow::dropEvent(QDropEvent* event) {
   }
 }
 
-bool MainWindow::openFile(const QString& path) {
-  const QString name = QFileInfo(path).fileName();
+bool MainWindow::adoptDescription(const std::function<RobotDescription()>& read,
+                                  const QString& failure) {
   setBusy(true);
   try {
-    RobotDescription robot = loadRobot(toPath(path));
+    const RobotDescription robot = read();
     (void)restFrame(robot);  // throws for a physically invalid model before anything changes
     clearReference();        // a reference of another model, however alike
     applyDescription(robot, QString());
   } catch (const std::exception& error) {
     setBusy(false);
-    showError(tr("Cannot open %1").arg(name), QString::fromStdString(error.what()));
+    showError(failure, QString::fromStdString(error.what()));
     return false;
   }
   setBusy(false);
+  return true;
+}
+
+bool MainWindow::openFile(const QString& path) {
+  const QString name = QFileInfo(path).fileName();
+  if (!adoptDescription([&] { return loadRobot(toPath(path)); }, tr("Cannot open %1").arg(name)))
+    return false;
   setCurrentFile(path);
   addRecentFile(path);
   statusBar()->showMessage(tr("Opened %1").arg(name), kStatusMessageMs);

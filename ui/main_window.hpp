@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -258,6 +259,9 @@ class MainWindow : public QMainWindow {
   QToolButton* createConstantCurvatureButton(QWidget* parent);
   void createToolBars();
   void populateExamplesMenu();
+  /// \brief Shows the description \p read returns as the model, once it builds; else shows
+  ///        "<failure>: <reason>" and changes nothing. Shared by Open and Import URDF.
+  bool adoptDescription(const std::function<RobotDescription()>& read, const QString& failure);
   void createStatusBar();
   void restoreSettings();
 

@@ -57,18 +57,8 @@ void MainWindow::populateExamplesMenu() {
 
 bool MainWindow::importUrdfFile(const QString& path) {
   const QString name = QFileInfo(path).fileName();
-  setBusy(true);
-  try {
-    const RobotDescription robot = importUrdf(toPath(path));
-    (void)restFrame(robot);  // throws for a model that does not build before anything changes
-    clearReference();
-    applyDescription(robot, QString());
-  } catch (const std::exception& error) {
-    setBusy(false);
-    showError(tr("Cannot import %1").arg(name), QString::fromStdString(error.what()));
+  if (!adoptDescription([&] { return importUrdf(toPath(path)); }, tr("Cannot import %1").arg(name)))
     return false;
-  }
-  setBusy(false);
   setCurrentFile(QString());  // a new document: Save asks where it goes
   recovered_unsaved_ = true;
   updateTitle();

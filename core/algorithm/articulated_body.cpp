@@ -30,7 +30,8 @@ ArticulatedBodyWorkspace::ArticulatedBodyWorkspace(const Model& model)
   n_free.assign(n, 0);
   int max_nq = 0;
   for (const VirtualJoint& joint : model.joints) {
-    S.emplace_back(Matrix6Xd::Zero(6, joint.nq));
+    // a single screw's subspace is its constant screw in the child frame too: set once here
+    S.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     S_free.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     U.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     D_inverse.emplace_back(Eigen::MatrixXd::Zero(joint.nq, joint.nq));
@@ -76,7 +77,6 @@ void outwardVelocityPass(const Model& model, Data& data, const Eigen::Ref<const 
     const VirtualJoint& joint = model.joints[j];
     const auto v_j = v.segment(joint.idx_q, joint.nq);
     if (joint.single_screw) {
-      w.S[j] = joint.Phi;
       w.c[j] = ad(data.eta[j], v_j(0) * joint.screw);
     } else if (joint.nq > 0) {
       w.S[j].noalias() = AdInv(data.g_local[j]) * data.S[j];

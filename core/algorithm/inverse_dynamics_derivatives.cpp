@@ -624,43 +624,6 @@ void addRowTerms(const VirtualJoint& joint, Data& data, int j) {
   T.rightCols(nq).noalias() -= data.K_sub[j].transpose().lazyProduct(S);
 }
 
-// crossGroupTerms() for a group H of one coordinate: against each one-coordinate group above, an
-// entry of each matrix from fixed-size dot products (on a rigid chain these pairs are the O(n^2)
-// part, where dynamic-size 1 x 1 products cost several times the arithmetic)
-void crossScalarGroupTerms(const Model& model, Data& data, int h, bool with_velocity) {
-  const VirtualJoint& H = model.joints[h];
-  const Matrix6Xd& T = data.row_terms[h];
-  const auto T4 = T.col(0), T1 = T.col(1), T5 = T.col(2);
-  const auto t3 = data.subtree_terms[h].col(0), t2 = data.subtree_terms[h].col(1);
-  const int row = H.idx_q;
-  for (const auto& [group, a] : model.topology.coordinate_path[h]) {
-    if (group == h) continue;
-    const VirtualJoint& G = model.joints[group];
-    const Matrix6Xd& P = data.columns[a];
-    if (G.nq != 1) {
-      const int m = G.nq;
-      auto q_row = data.dtau_dq.block(row, G.idx_q, 1, m);
-      q_row.noalias() += T4.transpose() * block(P, m, kPsiDot);
-      q_row.noalias() += T1.transpose() * block(P, m, kPsiDdot);
-      q_row.noalias() += T5.transpose() * block(P, m, kS);
-      data.dtau_dq.block(G.idx_q, row, m, 1).noalias() += block(P, m, kS).transpose() * t3;
-      if (!with_velocity) continue;
-      auto v_row = data.dtau_dv.block(row, G.idx_q, 1, m);
-      v_row.noalias() += T4.transpose() * block(P, m, kS);
-      v_row.noalias() += T1.transpose() * block(P, m, kPsiDdotV);
-      data.dtau_dv.block(G.idx_q, row, m, 1).noalias() += block(P, m, kS).transpose() * t2;
-      continue;
-    }
-    const int col = G.idx_q;
-    const auto S = P.col(kS);
-    data.dtau_dq(row, col) += T4.dot(P.col(kPsiDot)) + T1.dot(P.col(kPsiDdot)) + T5.dot(S);
-    data.dtau_dq(col, row) += S.dot(t3);
-    if (!with_velocity) continue;
-    data.dtau_dv(row, col) += T4.dot(S) + T1.dot(P.col(kPsiDdotV));
-    data.dtau_dv(col, row) += S.dot(t2);
-  }
-}
-
 // blocks between group H (first joint h) and each group G above it, a = G's last joint on the
 // way up: rows H, columns G from the row sums; rows G, columns H from t3 / t2 summed over H,
 // which are Y at H's first joint
@@ -670,15 +633,21 @@ void crossGroupTerms(const Model& model, Data& data, int h, bool with_velocity) 
   const Matrix6Xd& T = data.row_terms[h];
   const auto T4 = T.leftCols(n), T1 = T.middleCols(n, n), T5 = T.rightCols(n);
   const auto t3 = data.subtree_terms[h].leftCols(n), t2 = data.subtree_terms[h].rightCols(n);
-  if (n == 1) {
-    crossScalarGroupTerms(model, data, h, with_velocity);
-    return;
-  }
   for (const auto& [group, a] : model.topology.coordinate_path[h]) {
     if (group == h) continue;
     const VirtualJoint& G = model.joints[group];
     const int m = G.nq;
     const Matrix6Xd& P = data.columns[a];
+    if (n == 1 && m == 1) {  // rigid chains: fixed-size dot products, not 1 x 1 GEMMs
+      const auto S = P.col(kS);
+      data.dtau_dq(H.idx_q, G.idx_q) +=
+          T.col(0).dot(P.col(kPsiDot)) + T.col(1).dot(P.col(kPsiDdot)) + T.col(2).dot(S);
+      data.dtau_dq(G.idx_q, H.idx_q) += S.dot(data.subtree_terms[h].col(0));
+      if (!with_velocity) continue;
+      data.dtau_dv(H.idx_q, G.idx_q) += T.col(0).dot(S) + T.col(1).dot(P.col(kPsiDdotV));
+      data.dtau_dv(G.idx_q, H.idx_q) += S.dot(data.subtree_terms[h].col(1));
+      continue;
+    }
     auto q_below = data.dtau_dq.block(H.idx_q, G.idx_q, n, m);
     q_below.noalias() += T4.transpose().lazyProduct(block(P, m, kPsiDot));
     q_below.noalias() += T1.transpose().lazyProduct(block(P, m, kPsiDdot));

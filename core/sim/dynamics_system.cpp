@@ -72,8 +72,8 @@ const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::Vecto
   actuationForces(model_, q, t, tau_);
   if (constrained_)  // closed chains, prescribed coordinates
     return constrainedForwardDynamics(model_, data_, *constrained_, q, v, tau_, t);
-  // O(n) where every joint owns its coordinates: faster than forming and factoring M from 7
-  // joints up (docs/PERFORMANCE.md)
+  // O(n) where every joint owns its coordinates: faster than forming and factoring M on chains
+  // from one joint up, level on branched trees (docs/PERFORMANCE.md, "The rigid line")
   if (data_.articulated.supported)
     return articulatedBodyForwardDynamics(model_, data_, q, v, tau_, t);
   return forwardDynamics(model_, data_, q, v, tau_, t);

@@ -1,25 +1,7 @@
 # Tests for app/cli_main.cpp: exit codes and one-line reasons. Run by ctest as `cmake -P`.
 # Inputs: CLI (tendril-cli), EXAMPLES (resources/examples), WORK (scratch directory).
 
-function(run_cli expected_code)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT code EQUAL expected_code)
-    message(FATAL_ERROR "tendril-cli ${ARGN}: exit ${code}, expected ${expected_code}\nstdout: ${out}\nstderr: ${err}")
-  endif()
-  set(cli_out "${out}" PARENT_SCOPE)
-  set(cli_err "${err}" PARENT_SCOPE)
-endfunction()
-
-function(expect_one_line_reason text pattern)
-  string(STRIP "${text}" stripped)
-  string(FIND "${stripped}" "\n" newline)
-  if(NOT newline EQUAL -1 OR stripped STREQUAL "")
-    message(FATAL_ERROR "expected exactly one line of reason, got:\n${text}")
-  endif()
-  if(NOT stripped MATCHES "${pattern}")
-    message(FATAL_ERROR "reason '${stripped}' does not match '${pattern}'")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_support.cmake)  # run_cli, expect_one_line_reason
 
 file(MAKE_DIRECTORY ${WORK})
 

@@ -15,12 +15,15 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "tests/support/mujoco_bridge.hpp"
+#include "tests/support/mujoco_checks.hpp"
 #include "tests/support/rigid_models.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
 namespace {
 
+using test::mujocoInverseDynamics;
+using test::mujocoMassMatrix;
 using test::MujocoState;
 using test::MujocoTwin;
 using test::relativeError;
@@ -139,19 +142,6 @@ std::vector<Case> casesUnderTest() {
   return cases;
 }
 
-// our ID expressed through MuJoCo: tau = J^T qfrc_inverse(image of (q, v, a))
-Eigen::VectorXd mujocoInverseDynamics(MujocoTwin& twin, const Eigen::VectorXd& q,
-                                      const Eigen::VectorXd& v, const Eigen::VectorXd& a) {
-  return twin.velocityMap(q).transpose() * twin.inverseDynamics(twin.toMujoco(q, v, a));
-}
-
-// our M expressed through MuJoCo: J^T M_mj J (same kinetic energy)
-Eigen::MatrixXd mujocoMassMatrix(MujocoTwin& twin, const Eigen::VectorXd& q) {
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(q.size());
-  const Eigen::MatrixXd J = twin.velocityMap(q);
-  return J.transpose() * twin.massMatrix(twin.toMujoco(q, zero, zero).qpos) * J;
-}
-
 TEST(MujocoComparisonTest, TwinHasTheSameTreeAndCoordinates) {
   for (const Case& c : casesUnderTest()) {
     SCOPED_TRACE(c.name);
@@ -177,26 +167,10 @@ TEST(MujocoComparisonTest, InverseDynamicsMatchesMjInverse) {
     const Model model = buildModel(c.robot);
     Data data(model);
     MujocoTwin twin(model);
-    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
     for (unsigned seed : kStateSeeds) {
       SCOPED_TRACE("state seed " + std::to_string(seed));
       const test::State x = test::randomState(model, seed, kStateScale);
-      // gravity, velocity and acceleration terms separately, so a small term cannot hide
-      const Eigen::VectorXd gravity = inverseDynamics(model, data, x.q, zero, zero);
-      const Eigen::VectorXd bias = inverseDynamics(model, data, x.q, x.v, zero);
-      const Eigen::VectorXd full = inverseDynamics(model, data, x.q, x.v, x.a);
-      const Eigen::VectorXd mj_gravity = mujocoInverseDynamics(twin, x.q, zero, zero);
-      const Eigen::VectorXd mj_bias = mujocoInverseDynamics(twin, x.q, x.v, zero);
-      const Eigen::VectorXd mj_full = mujocoInverseDynamics(twin, x.q, x.v, x.a);
-
-      EXPECT_LT(relativeError(gravity, mj_gravity), kTol);
-      EXPECT_LT(relativeError(bias - gravity, mj_bias - mj_gravity), kTol);
-      EXPECT_LT(relativeError(full - bias, mj_full - mj_bias), kTol);
-      EXPECT_LT(relativeError(full, mj_full), kTol);
-      // every term is present, so each comparison above has something to compare
-      EXPECT_GT(mj_gravity.norm(), 1e-3);
-      EXPECT_GT((mj_bias - mj_gravity).norm(), 1e-3);
-      EXPECT_GT((mj_full - mj_bias).norm(), 1e-3);
+      test::expectInverseDynamicsTermsMatch(model, data, twin, x, kTol);
     }
   }
 }

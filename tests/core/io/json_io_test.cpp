@@ -19,6 +19,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// the JSON pointer parseRobot() names for a bad text, or "(no error)"
+std::string pointerOf(const std::string& text) {
+  try {
+    parseRobot(text);
+  } catch (const ParseError& error) {
+    return error.pointer();
+  }
+  return "(no error)";
+}
+
 std::string readText(const fs::path& path) {
   std::ifstream file(path, std::ios::binary);
   std::ostringstream text;
@@ -116,14 +126,6 @@ TEST(JsonIoTest, JointLimitsAreKeptAsGivenAndChecked) {
   // a joint without limits writes none
   EXPECT_EQ(serializeRobot(parseRobot(oneLink(R"({"type": "revolute"})", kBox))).find("limits"),
             std::string::npos);
-  const auto pointerOf = [](const std::string& text) {
-    try {
-      parseRobot(text);
-    } catch (const ParseError& error) {
-      return error.pointer();
-    }
-    return std::string("(no error)");
-  };
   EXPECT_EQ(pointerOf(oneLink(R"({"type": "revolute", "limits": {"lower": 1, "upper": 0}})", kBox)),
             "/links/0/joint/limits/upper");
   EXPECT_EQ(pointerOf(oneLink(R"({"type": "revolute", "limits": {"velocity": -1}})", kBox)),
@@ -152,14 +154,6 @@ TEST(JsonIoTest, MeshShapesKeepTheirFileScaleAndBox) {
   const nlohmann::json plain =
       nlohmann::json::parse(serializeRobot(parseRobot(oneLink(R"({"type": "fixed"})", kBox))));
   EXPECT_FALSE(plain["links"][0]["rigid"]["shape"].contains("origin"));
-  const auto pointerOf = [](const std::string& text) {
-    try {
-      parseRobot(text);
-    } catch (const ParseError& error) {
-      return error.pointer();
-    }
-    return std::string("(no error)");
-  };
   EXPECT_EQ(pointerOf(oneLink(R"({"type": "fixed"})", R"({"type": "mesh"})")),
             "/links/0/rigid/shape/file");
   EXPECT_EQ(pointerOf(oneLink(R"({"type": "fixed"})",
