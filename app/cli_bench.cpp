@@ -17,6 +17,7 @@
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/algorithm/statics.hpp"
+#include "core/math/central_difference.hpp"
 #include "core/sim/dynamics_system.hpp"
 
 namespace tendril::cli {
@@ -74,24 +75,19 @@ PairedRatio pairedRatio(const std::function<void()>& slow, long slow_calls,
 // subspaces), the reference of the analytical pass
 void idDifferences(const Model& model, Data& data, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& v, const Eigen::VectorXd& a, Eigen::VectorXd& x,
-                   Eigen::VectorXd& plus, Eigen::MatrixXd& dq, Eigen::MatrixXd& dv) {
+                   Eigen::VectorXd& plus, Eigen::VectorXd& minus, Eigen::MatrixXd& dq,
+                   Eigen::MatrixXd& dv) {
   constexpr double h = 1e-6;
   x = q;
-  for (int i = 0; i < model.nq; ++i) {
-    x(i) = q(i) + h;
-    plus = inverseDynamicsWithoutSubspaces(model, data, x, v, a);
-    x(i) = q(i) - h;
-    dq.col(i) = (plus - inverseDynamicsWithoutSubspaces(model, data, x, v, a)) / (2.0 * h);
-    x(i) = q(i);
-  }
+  centralDifferenceJacobian(
+      x, h,
+      [&](Eigen::VectorXd& out) { out = inverseDynamicsWithoutSubspaces(model, data, x, v, a); },
+      plus, minus, dq);
   x = v;
-  for (int i = 0; i < model.nv; ++i) {
-    x(i) = v(i) + h;
-    plus = inverseDynamicsWithoutSubspaces(model, data, q, x, a);
-    x(i) = v(i) - h;
-    dv.col(i) = (plus - inverseDynamicsWithoutSubspaces(model, data, q, x, a)) / (2.0 * h);
-    x(i) = v(i);
-  }
+  centralDifferenceJacobian(
+      x, h,
+      [&](Eigen::VectorXd& out) { out = inverseDynamicsWithoutSubspaces(model, data, q, x, a); },
+      plus, minus, dv);
 }
 
 }  // namespace
@@ -126,7 +122,7 @@ int runBench(const Args& args) {
                         a = Eigen::VectorXd::Random(model.nv);
   Eigen::VectorXd tau(model.nv);
   Eigen::MatrixXd dq(model.nv, model.nq), dv(model.nv, model.nv);
-  Eigen::VectorXd x(model.nv), plus(model.nv);
+  Eigen::VectorXd x(model.nv), plus(model.nv), minus(model.nv);
   FiniteDifferenceJacobian fd_jacobian;
   AnalyticJacobian analytic_jacobian;
   std::vector<std::pair<std::string, std::function<void()>>> cases = {
@@ -149,7 +145,7 @@ int runBench(const Args& args) {
       {"model-agnostic MID (ID + M, one pass)", [&] { modelAgnosticMID(model, data, q, v, a, t); }},
       {"ID derivatives (analytic)", [&] { inverseDynamicsDerivatives(model, data, q, v, a); }},
       {"ID derivatives (central differences)",
-       [&] { idDifferences(model, data, q, v, a, x, plus, dq, dv); }},
+       [&] { idDifferences(model, data, q, v, a, x, plus, minus, dq, dv); }},
       {"FD Jacobian (analytic)", [&] { analytic_jacobian.compute(model, data, t, q, v, dq, dv); }},
       {"FD Jacobian (central differences)",
        [&] { fd_jacobian.compute(model, data, t, q, v, dq, dv); }},

@@ -10,6 +10,7 @@
 #include "core/algorithm/constrained_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/statics.hpp"
+#include "core/math/central_difference.hpp"
 
 namespace tendril {
 namespace {
@@ -128,15 +129,10 @@ class ConstrainedStaticsSolver {
     Eigen::VectorXd Rp, Rm, R;
     J.setZero();
     Eigen::VectorXd qp = q;
-    for (int c = 0; c < nf; ++c) {
-      const int k = free_[c];
-      qp(k) = q(k) + options_.fd_step;
-      residual(qp, lambda, load, Rp);
-      qp(k) = q(k) - options_.fd_step;
-      residual(qp, lambda, load, Rm);
-      qp(k) = q(k);
-      J.col(c) = (Rp - Rm) / (2.0 * options_.fd_step);
-    }
+    centralDifferences(
+        qp, nf, [this](Eigen::Index c) { return free_[c]; }, DifferenceStep{options_.fd_step},
+        [&](Eigen::VectorXd& R) { residual(qp, lambda, load, R); }, Rp, Rm,
+        [&J](Eigen::Index c, const auto& quotient) { J.col(c) = quotient; });
     residual(q, lambda, load, R);  // leaves A of q in the workspace
     for (int r = 0; r < nf && m > 0; ++r)
       J.block(r, nf, 1, m) = cdd_.constraints.A.col(free_[r]).transpose();

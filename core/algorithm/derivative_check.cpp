@@ -12,25 +12,20 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/math/central_difference.hpp"
 
 namespace tendril {
 namespace {
 
 using VectorFunction = std::function<void(const Eigen::VectorXd&, Eigen::VectorXd&)>;
 
-// columns i = (f(x + h e_i) - f(x - h e_i)) / 2h; f writes its value into its second argument
+// df/dx by central differences; f writes its value into its second argument
 Eigen::MatrixXd centralDifference(const VectorFunction& f, const Eigen::VectorXd& x, int rows,
                                   double h) {
   Eigen::MatrixXd J(rows, x.size());
   Eigen::VectorXd xp = x, plus(rows), minus(rows);
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    xp(i) = x(i) + h;
-    f(xp, plus);
-    xp(i) = x(i) - h;
-    f(xp, minus);
-    xp(i) = x(i);
-    J.col(i) = (plus - minus) / (2.0 * h);
-  }
+  centralDifferenceJacobian(
+      xp, h, [&](Eigen::VectorXd& out) { f(xp, out); }, plus, minus, J);
   return J;
 }
 

@@ -8,6 +8,7 @@
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
+#include "core/math/central_difference.hpp"
 
 namespace tendril {
 namespace {
@@ -114,16 +115,15 @@ class NewtonSolver {
       return J;
     }
     Eigen::VectorXd qp = q, Rp(model_.nv), Rm(model_.nv);
-    for (int c = 0; c < n; ++c) {
-      const int k = free_[c];
-      qp(k) = q(k) + options_.fd_step;
-      staticResidual(model_, data_, qp, options_.time, zero_, load, Rp);
-      qp(k) = q(k) - options_.fd_step;
-      staticResidual(model_, data_, qp, options_.time, zero_, load, Rm);
-      qp(k) = q(k);
-      for (int r = 0; r < n; ++r)
-        J(r, c) = (Rp(free_[r]) - Rm(free_[r])) / (2.0 * options_.fd_step);
-    }
+    centralDifferences(
+        qp, n, [this](Eigen::Index c) { return free_[c]; }, DifferenceStep{options_.fd_step},
+        [&](Eigen::VectorXd& R) {
+          staticResidual(model_, data_, qp, options_.time, zero_, load, R);
+        },
+        Rp, Rm,
+        [&](Eigen::Index c, const auto& quotient) {
+          for (int r = 0; r < n; ++r) J(r, c) = quotient(free_[r]);
+        });
     return J;
   }
 

@@ -11,6 +11,7 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/math/central_difference.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
 
 namespace tendril {
@@ -18,27 +19,17 @@ namespace tendril {
 void FiniteDifferenceJacobian::compute(const Model& model, Data& data, double t,
                                        const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                        Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
-  Eigen::VectorXd tau(model.nv), x = q, y = v;
-  const auto qdd = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv) -> Eigen::VectorXd {
+  Eigen::VectorXd tau(model.nv), x = q, y = v, plus(model.nv), minus(model.nv);
+  const auto qdd = [&](const Eigen::VectorXd& qq, const Eigen::VectorXd& vv, Eigen::VectorXd& out) {
     actuationForces(model, qq, t, tau);
-    return forwardDynamics(model, data, qq, vv, tau, t);
+    out = forwardDynamics(model, data, qq, vv, tau, t);
   };
   dqdd_dq.resize(model.nv, model.nq);
   dqdd_dv.resize(model.nv, model.nv);
-  for (int i = 0; i < model.nq; ++i) {
-    x(i) = q(i) + step_;
-    const Eigen::VectorXd plus = qdd(x, v);
-    x(i) = q(i) - step_;
-    dqdd_dq.col(i) = (plus - qdd(x, v)) / (2.0 * step_);
-    x(i) = q(i);
-  }
-  for (int i = 0; i < model.nv; ++i) {
-    y(i) = v(i) + step_;
-    const Eigen::VectorXd plus = qdd(q, y);
-    y(i) = v(i) - step_;
-    dqdd_dv.col(i) = (plus - qdd(q, y)) / (2.0 * step_);
-    y(i) = v(i);
-  }
+  centralDifferenceJacobian(
+      x, step_, [&](Eigen::VectorXd& out) { qdd(x, v, out); }, plus, minus, dqdd_dq);
+  centralDifferenceJacobian(
+      y, step_, [&](Eigen::VectorXd& out) { qdd(q, y, out); }, plus, minus, dqdd_dv);
 }
 
 void AnalyticJacobian::compute(const Model& model, Data& data, double t, const Eigen::VectorXd& q,
@@ -169,7 +160,7 @@ void DynamicsSystem::baseBlocks(ForceSpaceBlocks& blocks) {
 }
 
 void DynamicsSystem::forceBalanceAt(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                    Eigen::VectorXd& r, Eigen::VectorXd& g) {
+                                    Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> g) {
   actuationForces(model_, q, t, r);
   addInternalForces(model_, q, v, r);
   r -= inverseDynamics(model_, data_, q, v, fd_qdd_, t);
@@ -205,25 +196,24 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
   baseBlocks(blocks);
   const std::vector<int>& free = blocks.free;
   const auto nu = static_cast<Eigen::Index>(free.size());
-  fd_g_plus_.resize(m);
-  fd_g_minus_.resize(m);
-  // one column: central differences in coordinate k of x (fd_q_ or fd_v_), restored after
-  const auto column = [&](Eigen::VectorXd& x, int k, Eigen::MatrixXd& dr, Eigen::MatrixXd& dc,
-                          Eigen::Index c) {
-    const double x_k = x(k);
-    x(k) = x_k + kStep;
-    forceBalanceAt(t, fd_q_, fd_v_, r_plus_, fd_g_plus_);
-    x(k) = x_k - kStep;
-    forceBalanceAt(t, fd_q_, fd_v_, r_minus_, fd_g_minus_);
-    x(k) = x_k;
-    for (Eigen::Index r = 0; r < nu; ++r)
-      dr(r, c) = (r_plus_(free[r]) - r_minus_(free[r])) / (2.0 * kStep);
-    if (m > 0) dc.col(c) = (fd_g_plus_ - fd_g_minus_) / (2.0 * kStep);
+  const Eigen::Index nv = model_.nv;
+  fd_plus_.resize(nv + m);
+  fd_minus_.resize(nv + m);
+  // [r; g] at the current fd_q_, fd_v_; the columns keep the rows of the free coordinates
+  const auto balance = [&](Eigen::VectorXd& out) {
+    forceBalanceAt(t, fd_q_, fd_v_, out.head(nv), out.tail(m));
   };
-  for (Eigen::Index c = 0; c < nu; ++c) {
-    column(fd_q_, free[c], blocks.dr_dq, blocks.dc_dq, c);
-    column(fd_v_, free[c], blocks.dr_dv, blocks.dc_dv, c);
-  }
+  const auto freeCoordinate = [&free](Eigen::Index c) { return free[c]; };
+  const auto storeInto = [&free, nu, m](Eigen::MatrixXd& dr, Eigen::MatrixXd& dc) {
+    return [&dr, &dc, &free, nu, m](Eigen::Index c, const auto& quotient) {
+      for (Eigen::Index r = 0; r < nu; ++r) dr(r, c) = quotient(free[r]);
+      if (m > 0) dc.col(c) = quotient.tail(m);
+    };
+  };
+  centralDifferences(fd_q_, nu, freeCoordinate, DifferenceStep{kStep}, balance, fd_plus_, fd_minus_,
+                     storeInto(blocks.dr_dq, blocks.dc_dq));
+  centralDifferences(fd_v_, nu, freeCoordinate, DifferenceStep{kStep}, balance, fd_plus_, fd_minus_,
+                     storeInto(blocks.dr_dv, blocks.dc_dv));
   return blocks.dr_dq.allFinite() && blocks.dr_dv.allFinite() && blocks.dc_dq.allFinite() &&
          blocks.dc_dv.allFinite();
 }
@@ -353,15 +343,10 @@ void DynamicsSystem::prescribeMass() {
 // central differences of dynamicsResidual() in x, one of q_r_, v_r_, a_r_ (restored on return)
 void DynamicsSystem::residualDifferences(double t, Eigen::VectorXd& x, Eigen::MatrixXd& dr_dx) {
   constexpr double kStep = 1e-6;
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    const double x_i = x(i);
-    x(i) = x_i + kStep;
-    dynamicsResidual(model_, data_, q_r_, v_r_, a_r_, t, r_plus_);
-    x(i) = x_i - kStep;
-    dynamicsResidual(model_, data_, q_r_, v_r_, a_r_, t, r_minus_);
-    x(i) = x_i;
-    dr_dx.col(i) = (r_plus_ - r_minus_) / (2.0 * kStep);
-  }
+  centralDifferenceJacobian(
+      x, kStep,
+      [&](Eigen::VectorXd& out) { dynamicsResidual(model_, data_, q_r_, v_r_, a_r_, t, out); },
+      r_plus_, r_minus_, dr_dx);
 }
 
 Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {

@@ -150,14 +150,15 @@ class DynamicsSystem {
   // (+ A^T lambda) and the constraint right-hand side g = -(A qdd + A-dot v) - (2/T_B) A v -
   // e/T_B^2 at fixed qdd and lambda, into r (nv) and g (m)
   void forceBalanceAt(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                      Eigen::VectorXd& r, Eigen::VectorXd& g);
+                      Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> g);
   bool forceSpaceDifferences(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                              ForceSpaceBlocks& blocks);
   // the free coordinates, M_uu and A_u of the last forward dynamics, and the derivative blocks
   // sized to them
   void baseBlocks(ForceSpaceBlocks& blocks);
-  Eigen::VectorXd fd_qdd_, fd_lambda_, fd_g_plus_, fd_g_minus_, fd_q_, fd_v_;
-  // r_plus_ and r_minus_ hold both the residual's and the force balance's differences
+  Eigen::VectorXd fd_qdd_, fd_lambda_, fd_q_, fd_v_;
+  Eigen::VectorXd fd_plus_, fd_minus_;  // [r; g] on either side of a central difference
+  // r_plus_ and r_minus_: either side of a central difference of the residual
   Eigen::VectorXd q_r_, v_r_, a_r_, r_, r_plus_, r_minus_;
 };
 

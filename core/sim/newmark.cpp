@@ -5,6 +5,7 @@
 #include <Eigen/LU>
 #include <cmath>
 
+#include "core/math/central_difference.hpp"
 #include "core/sim/fixed_step_stepper.hpp"
 
 namespace tendril::detail {
@@ -117,17 +118,10 @@ class ConstrainedNewmarkStepper final : public FixedStepStepper {
                          1.0 / (beta * h * h), J_);
     } else {
       J_.setZero();
-      constexpr double kStep = 1e-7;
-      for (int c = 0; c < nu; ++c) {
-        const int k = free[c];
-        const double x_k = x(k), dx = kStep * std::max(1.0, std::abs(x_k));
-        x(k) = x_k + dx;
-        residual(x, lambda, R_plus_);
-        x(k) = x_k - dx;
-        residual(x, lambda, R_minus_);
-        x(k) = x_k;
-        J_.col(c) = (R_plus_ - R_minus_) / (2.0 * dx);
-      }
+      centralDifferences(
+          x, nu, [&free](Eigen::Index c) { return free[c]; }, DifferenceStep{1e-7, true},
+          [&](Eigen::VectorXd& R) { residual(x, lambda, R); }, R_plus_, R_minus_,
+          [this](Eigen::Index c, const auto& quotient) { J_.col(c) = quotient; });
     }
     system_.countEvaluations(0, 1);
     residuals = 0;
