@@ -71,35 +71,23 @@ CheckState stateFromJson(const Model& model, const std::string& path, double tim
   return s;
 }
 
-// a trajectory CSV (simulate --out, statics --out): the row whose t is nearest to `time`
+// a trajectory CSV (simulate --out, statics --out): the sample whose t is nearest to `time`
 CheckState stateFromCsv(const Model& model, const std::string& path, double time) {
-  CsvTable table;
+  std::vector<Sample> samples;
   try {
-    table = loadCsv(path);
+    samples = loadTrajectoryCsv(model, path);
   } catch (const std::exception& error) {
     throw BadStateFile{error.what()};
   }
-  const auto column = [&](const std::string& name) {
-    for (std::size_t c = 0; c < table.columns.size(); ++c) {
-      if (table.columns[c] == name) return static_cast<int>(c);
-    }
-    throw BadStateFile{path + ": no column '" + name + "' (is it a trajectory of this model?)"};
-  };
-  if (table.rows.empty()) throw BadStateFile{path + ": no rows"};
-  const int t_column = column("t");
+  if (samples.empty()) throw BadStateFile{path + ": no rows"};
   std::size_t row = 0;
-  for (std::size_t r = 1; r < table.rows.size(); ++r) {
-    if (std::abs(table.rows[r][t_column] - time) < std::abs(table.rows[row][t_column] - time))
-      row = r;
+  for (std::size_t r = 1; r < samples.size(); ++r) {
+    if (std::abs(samples[r].t - time) < std::abs(samples[row].t - time)) row = r;
   }
   CheckState s;
-  s.q.resize(model.nq);
-  s.v.resize(model.nv);
-  for (int i = 0; i < model.nq; ++i) {
-    s.q(i) = table.rows[row][column("q:" + model.coordinate_names[i])];
-    s.v(i) = table.rows[row][column("v:" + model.coordinate_names[i])];
-  }
-  s.t = table.rows[row][t_column];
+  s.q = samples[row].q;
+  s.v = samples[row].v;
+  s.t = samples[row].t;
   s.description = path + ", line " + std::to_string(row + 2);  // line 1 is the header
   return s;
 }
@@ -143,7 +131,8 @@ int runCheckDerivatives(const Args& args) {
       {"--time", true,
        "time [s] of inputs and loads; with a CSV, the row nearest to it (default 0)"},
       {"--step", true, "central-difference step in q (default 1e-6)"},
-      {"--v-step", true, "step in v and a (default: 1, exact for ID quadratic in v; 1e-4 with drag/contact damping)"},
+      {"--v-step", true,
+       "step in v and a (default: 1, exact for ID quadratic in v; 1e-4 with drag/contact damping)"},
       {"--tolerance", true, "largest relative mismatch accepted (default 1e-6)"},
       {"--abs-tolerance", true, "a block also passes when max abs err <= this (default 0)"},
       {"--no-forward", false, "skip dFD/dq and dFD/dv"}};

@@ -29,5 +29,6 @@ int runSimulate(const Args& args);
 int runBench(const Args& args);
 int runCheckDerivatives(const Args& args);
 int runImportUrdf(const Args& args);
+int runRecording(const Args& args);
 
 }  // namespace tendril::cli

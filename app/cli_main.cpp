@@ -23,6 +23,8 @@ Commands:
                          render the model at rest to a PNG (needs an X display: xvfb-run)
   import-urdf ROBOT.urdf --out MODEL.json [--floating-base]
                          convert a URDF robot into a model file
+  recording MODEL.json RECORDING.csv [--out OUT.csv]
+                         summarise a recorded run, or convert a time window of it
 
 Run 'tendril-cli <command> --help' for the options of one command.
 
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
     if (command == "bench") return runBench(args);
     if (command == "check-derivatives") return runCheckDerivatives(args);
     if (command == "import-urdf") return runImportUrdf(args);
+    if (command == "recording") return runRecording(args);
     throw UsageError{command.rfind("-", 0) == 0
                          ? "unknown option '" + command + "' (see tendril-cli --help)"
                          : "unknown command '" + command + "' (see tendril-cli --help)"};

@@ -1506,44 +1506,11 @@ bool MainWindow::openRecording(const QString& path) {
   std::vector<FramePtr> frames;
   try {
     const Model model = buildModel(robot_);
-    const CsvTable table = loadCsv(toPath(path));
-    // the columns this model needs, by name: a recording of another model does not fit
-    auto column = [&table](const std::string& name) {
-      const auto found = std::find(table.columns.begin(), table.columns.end(), name);
-      if (found == table.columns.end()) {
-        throw std::runtime_error("no column \"" + name + "\" (a recording of another model?)");
-      }
-      return static_cast<std::size_t>(found - table.columns.begin());
-    };
-    const std::size_t t_column = column("t");
-    std::vector<std::size_t> q_columns, v_columns;
-    for (const std::string& name : model.coordinate_names) {
-      q_columns.push_back(column("q:" + name));
-      v_columns.push_back(column("v:" + name));
-    }
-    std::array<std::optional<std::size_t>, 4> energy_columns;
-    const char* const energy_names[] = {"kinetic", "gravitational", "elastic", "dissipated"};
-    for (std::size_t e = 0; e < energy_columns.size(); ++e) {
-      const auto found = std::find(table.columns.begin(), table.columns.end(), energy_names[e]);
-      if (found != table.columns.end()) {
-        energy_columns[e] = static_cast<std::size_t>(found - table.columns.begin());
-      }
-    }
+    const std::vector<Sample> samples = loadTrajectoryCsv(model, toPath(path));
     Data data(model);
-    Eigen::VectorXd q(model.nq), v(model.nv);
-    for (std::size_t row = 0; row < table.rows.size(); ++row) {
-      const std::vector<double>& values = table.rows[row];
-      for (std::size_t k = 0; k < q_columns.size(); ++k) {
-        q[static_cast<Eigen::Index>(k)] = values.at(q_columns[k]);
-        v[static_cast<Eigen::Index>(k)] = values.at(v_columns[k]);
-      }
-      Energies energy;
-      double* fields[] = {&energy.kinetic, &energy.gravitational, &energy.elastic,
-                          &energy.dissipated};
-      for (std::size_t e = 0; e < energy_columns.size(); ++e) {
-        if (energy_columns[e]) *fields[e] = values.at(*energy_columns[e]);
-      }
-      frames.push_back(makeFrame(model, data, q, v, values.at(t_column), row, energy));
+    for (std::size_t row = 0; row < samples.size(); ++row) {
+      const Sample& s = samples[row];
+      frames.push_back(makeFrame(model, data, s.q, s.v, s.t, row, s.energy));
     }
   } catch (const std::exception& error) {
     last_error_ = QString::fromStdString(error.what());

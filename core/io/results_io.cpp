@@ -1,10 +1,13 @@
 #include "core/io/results_io.hpp"
 
 #include <Eigen/Geometry>
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <fstream>
 #include <iomanip>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "core/algorithm/kinematics.hpp"
@@ -104,6 +107,60 @@ CsvTable loadCsv(const std::filesystem::path& path) {
     table.rows.push_back(std::move(row));
   }
   return table;
+}
+
+namespace {
+
+std::optional<std::size_t> findColumn(const CsvTable& table, const std::string& name) {
+  const auto found = std::find(table.columns.begin(), table.columns.end(), name);
+  if (found == table.columns.end()) return std::nullopt;
+  return static_cast<std::size_t>(found - table.columns.begin());
+}
+
+std::size_t requireColumn(const CsvTable& table, const std::string& name) {
+  if (const auto column = findColumn(table, name)) return *column;
+  throw std::runtime_error("no column \"" + name + "\" (a recording of another model?)");
+}
+
+}  // namespace
+
+std::vector<Sample> samplesFromTable(const Model& model, const CsvTable& table) {
+  const std::size_t t_column = requireColumn(table, "t");
+  std::vector<std::size_t> q_columns, v_columns;
+  for (const std::string& name : model.coordinate_names) {
+    q_columns.push_back(requireColumn(table, "q:" + name));
+    v_columns.push_back(requireColumn(table, "v:" + name));
+  }
+  const std::array energy_columns = {findColumn(table, "kinetic"),
+                                     findColumn(table, "gravitational"),
+                                     findColumn(table, "elastic"), findColumn(table, "dissipated")};
+  std::vector<Sample> samples;
+  samples.reserve(table.rows.size());
+  for (const std::vector<double>& row : table.rows) {
+    Sample& sample = samples.emplace_back();
+    sample.t = row.at(t_column);
+    sample.q.resize(static_cast<Eigen::Index>(q_columns.size()));
+    sample.v.resize(static_cast<Eigen::Index>(v_columns.size()));
+    for (std::size_t k = 0; k < q_columns.size(); ++k) {
+      sample.q(static_cast<Eigen::Index>(k)) = row.at(q_columns[k]);
+      sample.v(static_cast<Eigen::Index>(k)) = row.at(v_columns[k]);
+    }
+    double* const energies[] = {&sample.energy.kinetic, &sample.energy.gravitational,
+                                &sample.energy.elastic, &sample.energy.dissipated};
+    for (std::size_t e = 0; e < energy_columns.size(); ++e) {
+      if (energy_columns[e]) *energies[e] = row.at(*energy_columns[e]);
+    }
+  }
+  return samples;
+}
+
+std::vector<Sample> loadTrajectoryCsv(const Model& model, const std::filesystem::path& path) {
+  const CsvTable table = loadCsv(path);  // its errors name the file and line
+  try {
+    return samplesFromTable(model, table);
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(path.string() + ": " + error.what());
+  }
 }
 
 }  // namespace tendril

@@ -40,4 +40,14 @@ struct CsvTable {
 /// \brief Reads a CSV written by saveTrajectoryCsv. \throw std::runtime_error naming the line
 CsvTable loadCsv(const std::filesystem::path& path);
 
+/// \brief The samples of a recording of `model`: t, q and v by the model's coordinate names (the
+///        columns may come in any order, extra ones are ignored), energies where present (0
+///        otherwise). \throw std::runtime_error naming a missing column: a recording of another
+///        model
+std::vector<Sample> samplesFromTable(const Model& model, const CsvTable& table);
+
+/// \brief loadCsv() then samplesFromTable(): a recording read back for the model it was made of.
+///        \throw std::runtime_error whose message starts with the file's path
+std::vector<Sample> loadTrajectoryCsv(const Model& model, const std::filesystem::path& path);
+
 }  // namespace tendril

@@ -115,7 +115,7 @@ expect_one_line_reason("${cli_err}" "\"q\" must be an array of 12 numbers")
 run_cli(3 check-derivatives ${EXAMPLES}/soft_cantilever.json --state ${WORK}/no_such_state.csv)
 expect_one_line_reason("${cli_err}" "cannot open")
 run_cli(3 check-derivatives ${EXAMPLES}/hybrid_serial_robot.json --state ${WORK}/trajectory.csv)
-expect_one_line_reason("${cli_err}" "no column 'q:")
+expect_one_line_reason("${cli_err}" "no column \"q:")
 run_cli(3 check-derivatives ${WORK}/does_not_exist.json)
 expect_one_line_reason("${cli_err}" "cannot open")
 run_cli(2 check-derivatives ${EXAMPLES}/soft_cantilever.json --step small)
@@ -149,3 +149,24 @@ run_cli(3 validate ${WORK}/cc_radius.json)
 if(NOT "${cli_out}${cli_err}" MATCHES "/links/0/constant_curvature/radius: must be positive")
   message(FATAL_ERROR "a zero radius was not refused with its pointer:\n${cli_out}${cli_err}")
 endif()
+
+# recording: the summary of the trajectory written by simulate above, a converted window of it,
+# and a recording of another model refused with the missing column
+run_cli(0 recording ${EXAMPLES}/soft_cantilever.json ${WORK}/trajectory.csv)
+if(NOT cli_out MATCHES "samples: 6\n" OR NOT cli_out MATCHES "time: 0 \\.\\. 0\\.1 s"
+   OR NOT cli_out MATCHES "final tip rod: \\[")
+  message(FATAL_ERROR "recording summary:\n${cli_out}")
+endif()
+run_cli(0 recording ${EXAMPLES}/soft_cantilever.json ${WORK}/trajectory.csv --from 0.02 --every 2
+        --out ${WORK}/window.csv)
+if(NOT cli_out MATCHES "samples: 3\n" OR NOT cli_out MATCHES "time: 0\\.02 \\.\\. 0\\.1 s")
+  message(FATAL_ERROR "recording --from 0.02 --every 2 should keep t = 0.02, 0.06, 0.1:\n${cli_out}")
+endif()
+run_cli(0 recording ${EXAMPLES}/soft_cantilever.json ${WORK}/window.csv)  # the studio's format
+if(NOT cli_out MATCHES "samples: 3\n")
+  message(FATAL_ERROR "the converted recording does not read back:\n${cli_out}")
+endif()
+run_cli(1 recording ${EXAMPLES}/hybrid_serial_robot.json ${WORK}/trajectory.csv)
+expect_one_line_reason("${cli_err}" "trajectory.csv: no column \"q:")
+run_cli(2 recording ${EXAMPLES}/soft_cantilever.json ${WORK}/trajectory.csv --every 0)
+expect_one_line_reason("${cli_err}" "--every must be a positive whole number")

@@ -86,5 +86,55 @@ TEST(ResultsIoTest, MalformedCsvNamesTheLine) {
   std::filesystem::remove(path);
 }
 
+TEST(ResultsIoTest, RecordingReadsBackAsTheSamplesThatWroteIt) {
+  const Model model = buildModel(test::example("hybrid_serial_robot"));
+  const Sample first{0.0,
+                     Eigen::VectorXd::LinSpaced(model.nq, -0.2, 0.3),
+                     Eigen::VectorXd::LinSpaced(model.nv, 1.0, -1.0),
+                     {1.5, -2.5, 3.5, 0.25}};
+  Sample second = first;
+  second.t = 0.01;
+  second.q *= -0.5;
+  const auto path = std::filesystem::temp_directory_path() / "tendril_recording_test.csv";
+  saveTrajectoryCsv(model, {first, second}, path);
+  const std::vector<Sample> samples = loadTrajectoryCsv(model, path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples[1].t, second.t);
+  EXPECT_EQ(samples[1].q, second.q);
+  EXPECT_EQ(samples[1].v, second.v);
+  EXPECT_EQ(samples[0].energy.gravitational, first.energy.gravitational);
+  EXPECT_EQ(samples[0].energy.dissipated, first.energy.dissipated);
+}
+
+TEST(ResultsIoTest, RecordingColumnsAreFoundByNameAndEnergiesAreOptional) {
+  const Model model = buildModel(test::example("soft_cantilever"));
+  CsvTable table;
+  // v before q, reversed, an unknown column, no energies
+  table.columns = {"extra"};
+  for (int i = model.nq - 1; i >= 0; --i) table.columns.push_back("v:" + model.coordinate_names[i]);
+  for (int i = model.nq - 1; i >= 0; --i) table.columns.push_back("q:" + model.coordinate_names[i]);
+  table.columns.push_back("t");
+  std::vector<double> row(table.columns.size());
+  for (std::size_t c = 0; c < row.size(); ++c) row[c] = static_cast<double>(c);
+  table.rows = {row};
+  const std::vector<Sample> samples = samplesFromTable(model, table);
+  ASSERT_EQ(samples.size(), 1u);
+  const auto nq = static_cast<double>(model.nq);
+  EXPECT_EQ(samples[0].t, 2 * nq + 1);
+  EXPECT_EQ(samples[0].v(0), nq);      // v of coordinate 0 is the last v column
+  EXPECT_EQ(samples[0].q(0), 2 * nq);  // q of coordinate 0 is the last q column
+  EXPECT_EQ(samples[0].q(model.nq - 1), nq + 1);
+  EXPECT_EQ(samples[0].energy.kinetic, 0.0);
+
+  table.columns.back() = "time";  // no "t"
+  try {
+    samplesFromTable(model, table);
+    FAIL() << "a table without t was accepted";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "no column \"t\" (a recording of another model?)");
+  }
+}
+
 }  // namespace
 }  // namespace tendril
