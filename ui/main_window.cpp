@@ -61,6 +61,7 @@
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/property_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
+#include "ui/replay_exporter.hpp"
 #include "ui/run_messages.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_dialog.hpp"
@@ -81,7 +82,6 @@ const QString kRecentFilesKey = QStringLiteral("recentFiles");
 constexpr int kAutosaveIntervalMs = 60 * 1000;
 // while a run streams, the plots catch up with it this often (the viewport: every frame delivered)
 constexpr int kStreamingPlotIntervalMs = 100;
-constexpr int kKilledProcessWaitMs = 3000;  // for a killed ffmpeg to be reaped
 const QString kModelFilter = QStringLiteral("Tendril models (*.json);;All files (*)");
 const char* const kTipAxes[] = {"x", "y", "z"};
 
@@ -167,6 +167,11 @@ MainWindow::MainWindow(QWidget* parent)
   setWindowIcon(QIcon(":/icons/tendril-256.png"));
   setAcceptDrops(true);
   createPanels();
+  exporter_ = new ReplayExporter(
+      this, viewport_, simulation_, [this](int frame) { showRecordedFrame(frame); },
+      [this] { return timeline_->currentFrame(); });
+  connect(exporter_, &ReplayExporter::statusMessage, this,
+          [this](const QString& message) { statusBar()->showMessage(message, kStatusMessageMs); });
   createActions();
   createStatusBar();
   resize(1200, 760);
@@ -340,7 +345,7 @@ void MainWindow::createFileMenu() {
   QAction* video =
       menu->addAction(tr("Export Replay as &Video..."), this, &MainWindow::onExportVideo);
   video->setObjectName("exportVideoAction");
-  video->setEnabled(!ffmpegPath().isEmpty());
+  video->setEnabled(!ReplayExporter::ffmpegPath().isEmpty());
   video->setToolTip(video->isEnabled() ? tr("Encode the recording as an MP4 video with ffmpeg")
                                        : tr("Needs ffmpeg on the PATH"));
   menu->addSeparator();
@@ -819,6 +824,10 @@ QProgressBar* MainWindow::progressBar() const {
 QList<QDockWidget*> MainWindow::docks() const {
   return docks_;
 }
+ReplayExporter* MainWindow::replayExporter() const {
+  return exporter_;
+}
+
 SimulationController* MainWindow::simulation() const {
   return simulation_;
 }
@@ -916,13 +925,16 @@ void MainWindow::onSaveAs() {
 }
 
 void MainWindow::onExportScreenshot() {
+  const auto settings = askExportSettings(ExportSettingsDialog::Kind::Picture);
+  if (!settings) return;
   const QString path = QFileDialog::getSaveFileName(this, tr("Export Screenshot"), "tendril.png",
                                                     tr("PNG images (*.png)"));
-  if (path.isEmpty()) {
-    return;
-  }
-  if (viewport_->saveScreenshot(path)) {
-    statusBar()->showMessage(tr("Saved screenshot %1").arg(path), kStatusMessageMs);
+  if (path.isEmpty()) return;
+  const QImage image = viewport_->renderImageAt(settings->size);
+  if (!image.isNull() && image.save(path, "PNG")) {
+    statusBar()->showMessage(
+        tr("Saved screenshot %1 (%2 × %3 px)").arg(path).arg(image.width()).arg(image.height()),
+        kStatusMessageMs);
   } else {
     showError(tr("Cannot export screenshot"), tr("Could not write %1.").arg(path));
   }
@@ -1405,60 +1417,17 @@ bool MainWindow::confirmDiscardChanges() {
 
 // ---- replay and settings
 
-// a modal progress dialog with Cancel: while it is up, setValue() runs the event loop (so the
-// window repaints and Cancel works) and the window itself takes no input
-namespace {
-
-// the exports' progress: modal to the window, shown at once, kept open at its maximum
-void setUpExportProgress(QProgressDialog& progress, const char* object_name, const QString& title) {
-  progress.setObjectName(object_name);
-  progress.setWindowTitle(title);
-  progress.setWindowModality(Qt::WindowModal);
-  progress.setMinimumDuration(0);
-  progress.setAutoReset(false);
-}
-
-}  // namespace
-
-int MainWindow::exportPngSequence(const QString& directory) {
-  export_cancelled_ = false;
-  const auto count = static_cast<int>(simulation_->frameCount());
-  if (count == 0 || !QDir().mkpath(directory)) {
-    return 0;
-  }
-  QProgressDialog progress(tr("Writing the replay's frames..."), tr("Cancel"), 0, count, this);
-  setUpExportProgress(progress, "exportProgressDialog", tr("Export Replay"));
-  const int shown = timeline_->currentFrame();
-  int written = 0;
-  for (int i = 0; i < count; ++i) {
-    progress.setLabelText(tr("Writing frame %1 of %2...").arg(i + 1).arg(count));
-    progress.setValue(i);  // processes events: Cancel may have been pressed meanwhile
-    if (progress.wasCanceled()) {
-      break;
-    }
-    showRecordedFrame(i);
-    const QImage image = viewport_->grabFramebuffer();
-    if (image.isNull() ||
-        !image.save(QDir(directory).filePath(QString("frame_%1.png").arg(i, 5, 10, QChar('0'))),
-                    "PNG")) {
-      break;
-    }
-    ++written;
-  }
-  export_cancelled_ = progress.wasCanceled();
-  progress.close();
-  showRecordedFrame(shown);
-  if (export_cancelled_) {
-    last_error_ = tr("cancelled after %1 of %2 frames").arg(written).arg(count);
-    statusBar()->showMessage(
-        tr("Export cancelled: %1 of %2 frames were written").arg(written).arg(count),
-        kStatusMessageMs);
-  }
-  return written;
-}
-
-bool MainWindow::exportCancelled() const {
-  return export_cancelled_;
+// pictures and videos at the size (and rate) the user chooses, remembered for the next export
+std::optional<ExportSettings> MainWindow::askExportSettings(ExportSettingsDialog::Kind kind) {
+  const double duration =
+      simulation_->frameCount() > 1
+          ? simulation_->frameAt(simulation_->frameCount() - 1)->t - simulation_->frameAt(0)->t
+          : 0.0;
+  ExportSettingsDialog dialog(kind, ExportSettings::remembered(), duration, this);
+  if (dialog.exec() != QDialog::Accepted) return std::nullopt;
+  const ExportSettings settings = dialog.settings();
+  settings.remember();
+  return settings;
 }
 
 void MainWindow::onExportReplay() {
@@ -1466,16 +1435,20 @@ void MainWindow::onExportReplay() {
     showError(tr("Nothing to export"), tr("Run a simulation first."));
     return;
   }
+  const auto settings = askExportSettings(ExportSettingsDialog::Kind::Picture);
+  if (!settings) return;
   const QString directory =
       QFileDialog::getExistingDirectory(this, tr("Export Replay into Folder"));
-  if (directory.isEmpty()) {
-    return;
-  }
+  if (directory.isEmpty()) return;
   setBusy(true);
-  const int written = exportPngSequence(directory);
+  const int written = exporter_->exportPngSequence(directory, settings->size);
   setBusy(false);
-  if (!export_cancelled_) {
-    statusBar()->showMessage(tr("Wrote %1 images to %2").arg(written).arg(directory),
+  if (!exporter_->cancelled()) {
+    statusBar()->showMessage(tr("Wrote %1 images of %2 × %3 px to %4")
+                                 .arg(written)
+                                 .arg(settings->size.width())
+                                 .arg(settings->size.height())
+                                 .arg(directory),
                              kStatusMessageMs);
   }
 }
@@ -1537,96 +1510,31 @@ bool MainWindow::openRecording(const QString& path) {
   return true;
 }
 
-QString MainWindow::ffmpegPath() {
-  return QStandardPaths::findExecutable("ffmpeg");
-}
-
-// ffmpeg runs asynchronously: a local event loop waits for it (or for Cancel, which kills it)
-// while the progress dialog shows the frames it has encoded (its -progress lines on stdout)
-bool MainWindow::exportVideo(const QString& path, int frames_per_second) {
-  export_cancelled_ = false;
-  const QString ffmpeg = ffmpegPath();
-  if (ffmpeg.isEmpty()) {
-    last_error_ = tr("ffmpeg was not found on the PATH");
-    return false;
-  }
-  QTemporaryDir images;
-  const int frames = images.isValid() ? exportPngSequence(images.path()) : 0;
-  if (export_cancelled_) {
-    return false;  // exportPngSequence said how far it got
-  }
-  if (frames == 0) {
-    last_error_ = tr("no recorded frames to encode");
-    return false;
-  }
-  QProgressDialog progress(tr("Encoding the video with ffmpeg..."), tr("Cancel"), 0, frames, this);
-  setUpExportProgress(progress, "encodeProgressDialog", tr("Export Replay as Video"));
-  progress.setValue(0);
-  // declared before the encoder, whose destructor may still deliver output to the lambda below
-  const QRegularExpression frame_line("^frame=(\\d+)$", QRegularExpression::MultilineOption);
-  QProcess encoder;
-  QEventLoop loop;
-  connect(&encoder, &QProcess::finished, &loop, &QEventLoop::quit);
-  connect(&encoder, &QProcess::errorOccurred, &loop, [&loop](QProcess::ProcessError error) {
-    if (error == QProcess::FailedToStart) {
-      loop.quit();
-    }
-  });
-  connect(&progress, &QProgressDialog::canceled, &loop, &QEventLoop::quit);
-  connect(&encoder, &QProcess::readyReadStandardOutput, &progress, [&, frames] {
-    const QString text = QString::fromLatin1(encoder.readAllStandardOutput());
-    for (auto match = frame_line.globalMatch(text); match.hasNext();) {
-      progress.setValue(std::min(match.next().captured(1).toInt(), frames - 1));
-    }
-  });
-  // even sizes for yuv420p, which every player reads
-  encoder.start(
-      ffmpeg,
-      {"-y", "-loglevel", "error", "-nostats", "-progress", "pipe:1", "-framerate",
-       QString::number(frames_per_second), "-i", QDir(images.path()).filePath("frame_%05d.png"),
-       "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", path});
-  if (encoder.state() != QProcess::NotRunning) {
-    loop.exec();
-  }
-  if (progress.wasCanceled()) {
-    encoder.kill();
-    encoder.waitForFinished(kKilledProcessWaitMs);  // SIGKILL: it ends at once
-    QFile::remove(path);                            // a partial video
-    export_cancelled_ = true;
-    last_error_ = tr("cancelled while encoding");
-    statusBar()->showMessage(tr("Video export cancelled"), kStatusMessageMs);
-    return false;
-  }
-  progress.close();
-  if (encoder.error() == QProcess::FailedToStart || encoder.exitStatus() != QProcess::NormalExit ||
-      encoder.exitCode() != 0) {
-    QString reason = QString::fromLocal8Bit(encoder.readAllStandardError()).trimmed();
-    if (reason.isEmpty()) {
-      reason = encoder.errorString();
-    }
-    last_error_ = tr("ffmpeg failed: %1").arg(reason);
-    return false;
-  }
-  return true;
-}
-
 void MainWindow::onExportVideo() {
   if (simulation_->frameCount() == 0) {
     showError(tr("Nothing to export"), tr("Run a simulation first."));
     return;
   }
+  const auto settings = askExportSettings(ExportSettingsDialog::Kind::Video);
+  if (!settings) return;
   const QString path = QFileDialog::getSaveFileName(this, tr("Export Replay as Video"),
                                                     "replay.mp4", tr("MP4 videos (*.mp4)"));
-  if (path.isEmpty()) {
-    return;
-  }
+  if (path.isEmpty()) return;
   setBusy(true);
-  const bool written = exportVideo(path);
+  const bool written = exporter_->exportVideo(path, *settings);
   setBusy(false);
   if (written) {
-    statusBar()->showMessage(tr("Wrote %1").arg(path), kStatusMessageMs);
-  } else if (!export_cancelled_) {  // a cancel said so in the status bar
-    showError(tr("Cannot export the video"), last_error_);
+    statusBar()->showMessage(
+        tr("Wrote %1: %2 × %3 px, %4 frames at %5 frames/s (%6 s)")
+            .arg(path)
+            .arg(settings->size.width())
+            .arg(settings->size.height())
+            .arg(exporter_->lastVideoFrames())
+            .arg(settings->frames_per_second)
+            .arg(exporter_->lastVideoFrames() / settings->frames_per_second, 0, 'g', 3),
+        kStatusMessageMs);
+  } else if (!exporter_->cancelled()) {  // a cancel said so in the status bar
+    showError(tr("Cannot export the video"), exporter_->lastError());
   }
 }
 

@@ -25,6 +25,7 @@
 #include "core/model/description.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/simulation.hpp"
+#include "ui/export_settings.hpp"
 #include "ui/frame_metatype.hpp"
 #include "ui/simulation_dialog.hpp"
 
@@ -44,6 +45,7 @@ namespace tendril {
 class ModelTreePanel;
 class PlotPanel;
 class PropertyPanel;
+class ReplayExporter;
 class SimulationController;
 class TimelineBar;
 class ViewportWidget;
@@ -133,20 +135,9 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QTimer* autosaveTimer() const;
 
   // ---- replay
-  /// \brief Writes every recorded frame as frame_00000.png ... into \p directory, under a modal
-  ///        progress dialog (objectName "exportProgressDialog") whose Cancel stops after the
-  ///        current frame and says in the status bar how many were written.
-  ///        \return the number of images written (0 on failure or without a recording)
-  int exportPngSequence(const QString& directory);
-  /// \brief Encodes the recording as an H.264 video at \p frames_per_second with ffmpeg (found
-  ///        on PATH): the frames as exportPngSequence() writes them, then ffmpeg run
-  ///        asynchronously under a progress dialog ("encodeProgressDialog") whose Cancel kills it.
-  ///        \return false, with the reason in lastError(), on failure, cancel or without ffmpeg
-  bool exportVideo(const QString& path, int frames_per_second = 30);
-  /// \brief The last exportPngSequence() or exportVideo() was cancelled.
-  [[nodiscard]] bool exportCancelled() const;
-  /// \brief ffmpeg on PATH, or empty (the video export is then disabled).
-  [[nodiscard]] static QString ffmpegPath();
+  /// \brief The exports of the recording (PNG sequence, video); its messages reach the status
+  ///        bar.
+  [[nodiscard]] ReplayExporter* replayExporter() const;
   /// \brief Where the tip-error reference came from.
   enum class ReferenceSource {
     None,                 ///< no reference
@@ -283,6 +274,7 @@ class MainWindow : public QMainWindow {
   void onStaticsFinished(const StaticsOutcome& outcome, std::uint64_t generation);
   void onExportReplay();
   void onExportVideo();
+  std::optional<ExportSettings> askExportSettings(ExportSettingsDialog::Kind kind);
   void applyDescription(const RobotDescription& robot, const QString& selection);
   [[nodiscard]] int selectedLinkIndex() const;
   [[nodiscard]] std::string attachmentParent() const;
@@ -354,7 +346,7 @@ class MainWindow : public QMainWindow {
   bool recovered_unsaved_ = false;  ///< recovered or imported: unsaved without an edit
   Analysis analysis_ = Analysis::Dynamics;
   QComboBox* analysis_combo_ = nullptr;  // beside Run on the tool bar: analysis_, shown
-  bool export_cancelled_ = false;
+  ReplayExporter* exporter_ = nullptr;
   QThread* statics_thread_ = nullptr;  // owns nothing shared: a model copy and its own Data
   std::shared_ptr<std::atomic<bool>> statics_cancel_;  // set by Cancel, read by the solve
   std::uint64_t statics_generation_ = 0;  // a result for an older model is dropped  // a recovered

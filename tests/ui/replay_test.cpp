@@ -10,15 +10,19 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
@@ -32,9 +36,11 @@
 #include <cmath>
 #include <optional>
 
+#include "ui/export_settings.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
+#include "ui/replay_exporter.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_dialog.hpp"
 #include "ui/viewport/viewport_widget.hpp"
@@ -115,6 +121,9 @@ class ReplayTest : public ::testing::Test {
     ASSERT_TRUE(finished.first().at(1).toBool()) << finished.first().at(0).toString().toStdString();
   }
 
+  ReplayExporter& exporter() { return *window_.replayExporter(); }
+
+  static constexpr QSize kSize{320, 240};
   QTemporaryDir temp_;
   MainWindow window_;
 };
@@ -124,13 +133,14 @@ TEST_F(ReplayTest, ExportsEveryRecordedFrameAsAPng) {
   ASSERT_EQ(frames, 16);
   window_.showRecordedFrame(5);
   const QString directory = temp_.filePath("replay");
-  EXPECT_EQ(window_.exportPngSequence(directory), frames);
+  EXPECT_EQ(exporter().exportPngSequence(directory, kSize), frames);
   const QStringList images = QDir(directory).entryList({"frame_*.png"}, QDir::Files, QDir::Name);
   ASSERT_EQ(images.size(), frames);
   EXPECT_EQ(images.front(), "frame_00000.png");
   const QImage first(QDir(directory).filePath(images.front()));
   const QImage last(QDir(directory).filePath(images.back()));
   EXPECT_FALSE(first.isNull());
+  EXPECT_EQ(first.size(), kSize);  // the size asked for, not the viewport's
   EXPECT_GT(test::countDifferentPixels(first, last), 200);  // the rod moved
   EXPECT_EQ(window_.timeline()->currentFrame(), 5);         // back where it was
 }
@@ -178,11 +188,11 @@ TEST_F(ReplayTest, PngExportShowsProgressAndCancelStopsItWithTheUiUsable) {
   window_.showRecordedFrame(2);
   {
     const ProgressWatcher watcher(window_, "exportProgressDialog", -1);
-    EXPECT_EQ(window_.exportPngSequence(temp_.filePath("all")), frames);
+    EXPECT_EQ(exporter().exportPngSequence(temp_.filePath("all"), kSize), frames);
     EXPECT_TRUE(watcher.seen());
     EXPECT_GE(watcher.highest(), frames / 2);  // updated frame by frame
   }
-  EXPECT_FALSE(window_.exportCancelled());
+  EXPECT_FALSE(exporter().cancelled());
   EXPECT_FALSE(anyVisibleProgressDialog(window_));
 
   // Cancel once four frames are written: fewer files, and the window works again
@@ -190,10 +200,10 @@ TEST_F(ReplayTest, PngExportShowsProgressAndCancelStopsItWithTheUiUsable) {
   int written = 0;
   {
     const ProgressWatcher watcher(window_, "exportProgressDialog", 4);
-    written = window_.exportPngSequence(directory);
+    written = exporter().exportPngSequence(directory, kSize);
     EXPECT_TRUE(watcher.cancelled());
   }
-  EXPECT_TRUE(window_.exportCancelled());
+  EXPECT_TRUE(exporter().cancelled());
   EXPECT_GE(written, 4);
   EXPECT_LT(written, frames);
   EXPECT_EQ(QDir(directory).entryList({"frame_*.png"}, QDir::Files).size(), written);
@@ -205,20 +215,20 @@ TEST_F(ReplayTest, PngExportShowsProgressAndCancelStopsItWithTheUiUsable) {
   EXPECT_EQ(QApplication::activeModalWidget(), nullptr);
   EXPECT_EQ(window_.timeline()->currentFrame(), 2);  // back where it was
   EXPECT_TRUE(window_.runAction()->isEnabled());
-  EXPECT_EQ(window_.exportPngSequence(temp_.filePath("again")), frames);
+  EXPECT_EQ(exporter().exportPngSequence(temp_.filePath("again"), kSize), frames);
 }
 
 TEST_F(ReplayTest, ExportsAVideoWhenFfmpegIsInstalled) {
   auto* action = window_.findChild<QAction*>("exportVideoAction");
   ASSERT_NE(action, nullptr);
-  EXPECT_EQ(action->isEnabled(), !MainWindow::ffmpegPath().isEmpty());
-  if (MainWindow::ffmpegPath().isEmpty()) {
-    EXPECT_FALSE(window_.exportVideo(temp_.filePath("replay.mp4")));
-    EXPECT_TRUE(window_.lastError().contains("ffmpeg"));
+  EXPECT_EQ(action->isEnabled(), !ReplayExporter::ffmpegPath().isEmpty());
+  if (ReplayExporter::ffmpegPath().isEmpty()) {
+    EXPECT_FALSE(exporter().exportVideo(temp_.filePath("replay.mp4"), {}));
+    EXPECT_TRUE(exporter().lastError().contains("ffmpeg"));
     GTEST_SKIP() << "ffmpeg is not installed";
   }
   const QString path = temp_.filePath("replay.mp4");
-  ASSERT_TRUE(window_.exportVideo(path)) << window_.lastError().toStdString();
+  ASSERT_TRUE(exporter().exportVideo(path, {})) << exporter().lastError().toStdString();
   EXPECT_GT(QFileInfo(path).size(), 1000);
   EXPECT_FALSE(anyVisibleProgressDialog(window_));
 
@@ -226,13 +236,104 @@ TEST_F(ReplayTest, ExportsAVideoWhenFfmpegIsInstalled) {
   const QString cancelled = temp_.filePath("cancelled.mp4");
   {
     const ProgressWatcher watcher(window_, "encodeProgressDialog", 0);
-    EXPECT_FALSE(window_.exportVideo(cancelled));
+    EXPECT_FALSE(exporter().exportVideo(cancelled, {}));
     EXPECT_TRUE(watcher.cancelled());
   }
-  EXPECT_TRUE(window_.exportCancelled());
+  EXPECT_TRUE(exporter().cancelled());
   EXPECT_FALSE(QFileInfo::exists(cancelled));
   EXPECT_FALSE(anyVisibleProgressDialog(window_));
   EXPECT_EQ(QApplication::activeModalWidget(), nullptr);
+}
+
+// a probe of an encoded video: frames, width and height (ffprobe ships with ffmpeg)
+struct VideoProbe {
+  int frames = 0, width = 0, height = 0;
+};
+
+std::optional<VideoProbe> probeVideo(const QString& path) {
+  const QString ffprobe = QStandardPaths::findExecutable("ffprobe");
+  if (ffprobe.isEmpty()) return std::nullopt;
+  QProcess probe;
+  probe.start(ffprobe, {"-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                        "stream=nb_read_frames,width,height", "-of", "csv=p=0", path});
+  if (!probe.waitForFinished(30000)) return std::nullopt;
+  const QStringList fields =
+      QString::fromLatin1(probe.readAllStandardOutput()).trimmed().split(',');
+  if (fields.size() != 3) return std::nullopt;
+  return VideoProbe{fields[2].toInt(), fields[0].toInt(), fields[1].toInt()};
+}
+
+TEST(VideoScheduleTest, RealTimeShowsTheLastRecordedFrameAtEveryVideoInstant) {
+  std::vector<double> times;
+  for (int i = 0; i <= 15; ++i) times.push_back(0.02 * i);  // 0 .. 0.3 s
+  // 30 frames/s in real time: t = k/30 for k = 0..9, shown as the frame at floor(t / 0.02)
+  EXPECT_EQ(videoFrameSchedule(times, 30.0, 1.0),
+            (std::vector<int>{0, 1, 3, 5, 6, 8, 10, 11, 13, 15}));
+  // half speed: twice the frames, the run lasts 0.6 s
+  EXPECT_EQ(videoFrameSchedule(times, 30.0, 0.5).size(), 19u);
+  // a recording sparser than the video repeats frames, a denser one skips them
+  EXPECT_EQ(videoFrameSchedule({0.0, 1.0}, 4.0, 1.0), (std::vector<int>{0, 0, 0, 0, 1}));
+  EXPECT_EQ(videoFrameSchedule({0.0, 0.1, 0.2, 0.3, 0.4}, 5.0, 1.0), (std::vector<int>{0, 2, 4}));
+  EXPECT_TRUE(videoFrameSchedule({}, 30.0, 1.0).empty());
+}
+
+TEST_F(ReplayTest, ExportSettingsSayWhatTheVideoWillBeAndAreRemembered) {
+  ExportSettings initial;
+  initial.size = QSize(640, 360);
+  ExportSettingsDialog dialog(ExportSettingsDialog::Kind::Video, initial, 0.3, &window_);
+  EXPECT_EQ(dialog.summary(), "The 0.3 s run plays for 0.3 s: 10 frames.");
+  auto* speed = dialog.findChild<QDoubleSpinBox*>("exportPlaybackSpeed");
+  auto* width = dialog.findChild<QSpinBox*>("exportWidth");
+  ASSERT_NE(speed, nullptr);
+  ASSERT_NE(width, nullptr);
+  speed->setValue(0.5);
+  width->setValue(1920);
+  EXPECT_EQ(dialog.summary(), "The 0.3 s run plays for 0.6 s: 19 frames.");
+  test::saveScreenshot(dialog.grab().toImage(), "export_settings_dialog");
+  const ExportSettings chosen = dialog.settings();
+  EXPECT_EQ(chosen.size, QSize(1920, 360));
+  EXPECT_EQ(chosen.playback_speed, 0.5);
+  chosen.remember();
+  const ExportSettings again = ExportSettings::remembered();
+  EXPECT_EQ(again.size, chosen.size);
+  EXPECT_EQ(again.playback_speed, 0.5);
+  EXPECT_EQ(again.frames_per_second, 30.0);
+}
+
+TEST_F(ReplayTest, PicturesAndPlotsExportAtTheChosenSize) {
+  ViewportWidget* viewport = window_.viewport();
+  const QSize on_screen = viewport->grabFramebuffer().size();
+  const QImage large = viewport->renderImageAt(QSize(900, 500));
+  EXPECT_EQ(large.size(), QSize(900, 500));
+  EXPECT_NE(on_screen, QSize(900, 500));
+  EXPECT_GT(test::countDifferentPixels(large, QImage(large.size(), large.format())), 10000);
+  EXPECT_EQ(viewport->grabFramebuffer().size(), on_screen);  // the view itself is unchanged
+
+  const QSizeF chart_on_screen = window_.plotPanel()->chart()->size();
+  const QString png = temp_.filePath("plot_large.png");
+  ASSERT_TRUE(window_.plotPanel()->exportPng(png, QSize(1200, 700)));
+  const QImage plot(png);
+  EXPECT_EQ(plot.size(), QSize(1200, 700));
+  test::saveScreenshot(plot, "plot_export_1200x700");
+  EXPECT_EQ(window_.plotPanel()->chart()->size(), chart_on_screen);  // laid out as before
+}
+
+TEST_F(ReplayTest, VideosPlayInRealTimeAtTheChosenSizeAndRate) {
+  if (ReplayExporter::ffmpegPath().isEmpty()) GTEST_SKIP() << "ffmpeg is not installed";
+  ExportSettings settings;  // the defaults: 30 frames/s, real time
+  settings.size = QSize(322, 240);
+  const QString path = temp_.filePath("real_time.mp4");
+  ASSERT_TRUE(exporter().exportVideo(path, settings)) << exporter().lastError().toStdString();
+  EXPECT_EQ(exporter().lastVideoFrames(), 10);  // 0.3 s at 30 frames/s, both ends
+  const std::optional<VideoProbe> probe = probeVideo(path);
+  if (!probe) GTEST_SKIP() << "ffprobe could not read the video";
+  EXPECT_EQ(probe->frames, 10);
+  EXPECT_EQ(probe->width, 322);
+  EXPECT_EQ(probe->height, 240);
+
+  settings.playback_speed = 0.25;  // slow motion: four times the frames
+  ASSERT_TRUE(exporter().exportVideo(path, settings)) << exporter().lastError().toStdString();
+  EXPECT_EQ(probeVideo(path)->frames, 37);
 }
 
 TEST_F(ReplayTest, RecordingsAreSavedAndReopened) {

@@ -20,6 +20,7 @@
 #include <limits>
 #include <map>
 
+#include "ui/export_settings.hpp"
 #include "ui/turn_queue.hpp"
 
 namespace tendril {
@@ -365,7 +366,22 @@ bool PlotPanel::exportCsv(const QString& path) const {
   return true;
 }
 
-bool PlotPanel::exportPng(const QString& path) {
+QImage PlotPanel::renderAt(QSize size) {
+  redrawStale();
+  QChart* const plot = chart();
+  const QRectF on_screen = plot->geometry();
+  plot->setGeometry(QRectF(QPointF(0, 0), size));
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  QPainter painter(&image);
+  painter.setRenderHint(QPainter::Antialiasing);
+  scene()->render(&painter, QRectF(QPointF(0, 0), size), QRectF(QPointF(0, 0), size));
+  painter.end();
+  plot->setGeometry(on_screen);
+  return image;
+}
+
+bool PlotPanel::exportPng(const QString& path, QSize size) {
   // the file opened here, so that a path that cannot be written reports why (QImageWriter's own
   // message would only say "Device not writable")
   QFile file(path);
@@ -373,9 +389,15 @@ bool PlotPanel::exportPng(const QString& path) {
     export_error_ = file.errorString();
     return false;
   }
-  redrawStale();
+  QImage image;
+  if (size.isEmpty()) {
+    redrawStale();
+    image = grab().toImage();
+  } else {
+    image = renderAt(size);
+  }
   QImageWriter writer(&file, "PNG");
-  if (!writer.write(grab().toImage())) {
+  if (!writer.write(image)) {
     export_error_ = writer.errorString();
     return false;
   }
@@ -394,8 +416,8 @@ bool PlotPanel::exportCsvOrReport(const QString& path) {
   return written;
 }
 
-bool PlotPanel::exportPngOrReport(const QString& path) {
-  const bool written = exportPng(path);
+bool PlotPanel::exportPngOrReport(const QString& path, QSize size) {
+  const bool written = exportPng(path, size);
   if (!written) {
     reportExportFailure(path);
   }
@@ -519,10 +541,15 @@ void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
     }
   });
   menu.addAction(tr("Export &PNG..."), this, [this] {
+    ExportSettingsDialog size_dialog(ExportSettingsDialog::Kind::Picture,
+                                     ExportSettings::remembered(), 0.0, this);
+    if (size_dialog.exec() != QDialog::Accepted) return;
+    const ExportSettings settings = size_dialog.settings();
+    settings.remember();
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Plot Image"), "plot.png",
                                                       tr("PNG images (*.png)"));
     if (!path.isEmpty()) {
-      exportPngOrReport(path);
+      exportPngOrReport(path, settings.size);
     }
   });
   menu.exec(event->globalPos());

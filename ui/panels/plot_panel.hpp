@@ -5,6 +5,7 @@
 // the context menu also exports the data as CSV and the picture as PNG.
 
 #include <QChartView>
+#include <QImage>
 #include <QList>
 #include <QPointF>
 #include <optional>
@@ -67,15 +68,18 @@ class PlotPanel : public QChartView {
   /// \brief Writes one row per time: t, then every series (empty where a series has no point).
   ///        \return false when the file cannot be written (the reason in exportError())
   bool exportCsv(const QString& path) const;
-  /// \brief Saves the chart as a PNG image. \return false on failure (the reason in
-  ///        exportError())
-  bool exportPng(const QString& path);
+  /// \brief Saves the chart as a PNG image, laid out again at \p size (axes, ticks and legend
+  ///        for that size, not a scaled screen grab), or as on screen when \p size is empty.
+  ///        \return false on failure (the reason in exportError())
+  bool exportPng(const QString& path, QSize size = {});
+  /// \brief The chart laid out and drawn at \p size [px]; the panel itself is left as it was.
+  [[nodiscard]] QImage renderAt(QSize size);
   /// \brief Why the last failed export failed (QFile's or QImageWriter's message).
   [[nodiscard]] QString exportError() const;
   /// \brief What the context menu's Export CSV and Export PNG do: exportCsv() or exportPng(), and
   ///        on failure a message box (objectName "exportErrorBox") naming the file and the reason.
   bool exportCsvOrReport(const QString& path);
-  bool exportPngOrReport(const QString& path);
+  bool exportPngOrReport(const QString& path, QSize size = {});
   /// \brief Fits the axes to every point again (after zooming or panning).
   void fitAll();
 

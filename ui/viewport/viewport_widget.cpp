@@ -305,6 +305,19 @@ int ViewportWidget::renderCount() const {
   return impl_->render_count;
 }
 
+QImage ViewportWidget::renderImageAt(QSize pixels) {
+  const int* size = impl_->window->GetSize();
+  const int width = size[0], height = size[1];
+  impl_->interactor->UpdateSize(pixels.width(), pixels.height());
+  impl_->renderImage();
+  QImage picture = impl_->image.copy();
+  picture.setDevicePixelRatio(1.0);
+  impl_->interactor->UpdateSize(width, height);
+  impl_->stale = true;
+  impl_->requestRender();
+  return picture;
+}
+
 bool ViewportWidget::saveScreenshot(const QString& path) {
   const QImage image = grabFramebuffer();
   return !image.isNull() && image.save(path, "PNG");

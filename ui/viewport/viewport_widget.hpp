@@ -48,6 +48,10 @@ class ViewportWidget : public QWidget {
 
   /// \brief Renders the current view and writes it as a PNG. \return false when writing fails
   bool saveScreenshot(const QString& path);
+  /// \brief The current view rendered at \p pixels (the camera as on screen, the field of view
+  ///        widened or narrowed to the new aspect), for exports at a chosen size. The widget's own
+  ///        picture is rendered again at its size afterwards. Null when OpenGL is unavailable.
+  [[nodiscard]] QImage renderImageAt(QSize pixels);
 
   /// \brief Camera position in world coordinates [m] (tests check that dragging rotates it).
   [[nodiscard]] std::array<double, 3> cameraPosition() const;
