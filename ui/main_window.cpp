@@ -193,6 +193,9 @@ MainWindow::~MainWindow() {
 void MainWindow::cancelAnalysis() {
   simulation_->cancel();
   reference_simulation_->cancel();
+  endTipErrorWait(
+      tr("No tip error: the run was cancelled before its finite-difference reference "
+         "finished."));
   if (statics_cancel_) {
     *statics_cancel_ = true;
   }
@@ -1055,6 +1058,14 @@ void MainWindow::onSimulationFinished(const QString& message, bool ok) {
   }
   const std::optional<RunOutcome> outcome = simulation_->lastOutcome();
   const bool cancelled = outcome && outcome->cancelled;
+  if (!ok && reference_simulation_->isRunning()) {
+    // a twin of a run that stopped has nothing left to be compared with
+    reference_simulation_->cancel();
+    endTipErrorWait(cancelled ? tr("No tip error: the run was cancelled before its "
+                                   "finite-difference reference finished.")
+                              : tr("No tip error: the run stopped before its finite-difference "
+                                   "reference finished."));
+  }
   if (!ok && !cancelled) {
     const StopExplanation why = explainStop(message);
     showError(tr("Simulation stopped"), why.text, why.detail);
@@ -1102,6 +1113,7 @@ void MainWindow::clearPlots() {
   energy_series_ = {-1, -1, -1, -1, -1};
   tip_error_series_ = -1;
   mismatch_series_ = {-1, -1};
+  awaiting_twin_ = false;
 }
 
 void MainWindow::preparePlotsForRun(bool awaiting_twin) {
@@ -1126,6 +1138,7 @@ void MainWindow::preparePlotsForRun(bool awaiting_twin) {
         tipErrorName(awaiting_twin ? ReferenceSource::FiniteDifferenceRun : reference_source_));
     if (awaiting_twin) {
       tip_error_plot_->setPlaceholderText(tr("Computing the finite-difference reference run..."));
+      awaiting_twin_ = true;
     }
     tip_error_dock_->raise();
   }
@@ -1212,12 +1225,14 @@ void MainWindow::onReferenceFinished(const QString& message, bool ok) {
   updateSimulationActions();
   const std::optional<RunOutcome> outcome = reference_simulation_->lastOutcome();
   if (outcome && outcome->cancelled) {
+    endTipErrorWait(tr("No tip error: the finite-difference reference run was cancelled."));
     return;
   }
   if (!ok) {
     last_error_ = tr("The finite-difference reference %1: no tip error is plotted.")
                       .arg(withoutFinalStop(message));
     statusBar()->showMessage(last_error_);
+    endTipErrorWait(last_error_);
     return;
   }
   // the user's own choice made while the twin ran wins: a reference taken by hand, or the
@@ -1243,7 +1258,15 @@ std::optional<QPointF> MainWindow::tipErrorPoint(const Frame& frame) const {
   return QPointF(frame.t, logTipError(frame.tips_W.front(), *reference));
 }
 
+// the tip-error plot stops saying the reference is being computed, and says why there is none
+void MainWindow::endTipErrorWait(const QString& why) {
+  if (!awaiting_twin_) return;
+  awaiting_twin_ = false;
+  tip_error_plot_->setPlaceholderText(why);
+}
+
 void MainWindow::replotTipError() {
+  awaiting_twin_ = false;
   tip_error_plot_->clear();
   tip_error_plot_->setAxisTitles(tr("t [s]"), tr("log10 error [m]"));
   tip_error_plot_->setPlaceholderText(noReferenceHint());
@@ -1325,6 +1348,9 @@ void MainWindow::plotJacobianMismatch(std::size_t count) {
 void MainWindow::stopSimulation() {
   simulation_->discard();
   reference_simulation_->discard();
+  endTipErrorWait(
+      tr("No tip error: the run was stopped before its finite-difference reference "
+         "finished."));
   progress_bar_->setTextVisible(false);
   setBusy(false);
   updateSimulationActions();

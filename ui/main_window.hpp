@@ -294,6 +294,7 @@ class MainWindow : public QMainWindow {
   void setPlotCursors(double t);
   void onFrameRequested(int frame);
   void preparePlotsForRun(bool awaiting_twin = false);
+  void endTipErrorWait(const QString& why);
   void plotFramesUpTo(std::size_t count);
   void plotJacobianMismatch(std::size_t count);
   void stopSimulation();
@@ -347,6 +348,7 @@ class MainWindow : public QMainWindow {
   Analysis analysis_ = Analysis::Dynamics;
   QComboBox* analysis_combo_ = nullptr;  // beside Run on the tool bar: analysis_, shown
   ReplayExporter* exporter_ = nullptr;
+  bool awaiting_twin_ = false;  // the tip-error plot says the twin's reference is being computed
   QThread* statics_thread_ = nullptr;  // owns nothing shared: a model copy and its own Data
   std::shared_ptr<std::atomic<bool>> statics_cancel_;  // set by Cancel, read by the solve
   std::uint64_t statics_generation_ = 0;  // a result for an older model is dropped  // a recovered

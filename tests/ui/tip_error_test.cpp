@@ -130,9 +130,14 @@ TEST_F(TipErrorTest, CancellingTheRunCancelsItsTwin) {
   QSignalSpy twin_finished(window_.referenceSimulation(), &SimulationController::runFinished);
   ASSERT_TRUE(window_.runSimulation());
   ASSERT_TRUE(QTest::qWaitFor([&] { return window_.simulation()->frameCount() >= 5; }));
+  EXPECT_TRUE(window_.tipErrorPlot()->placeholderText().contains("Computing"));
   window_.cancelAction()->trigger();
   ASSERT_TRUE(waitFor(twin_finished));
   EXPECT_FALSE(twin_finished.first().at(1).toBool());
+  // nothing runs any more, and the plot says so rather than "Computing ..."
+  EXPECT_EQ(window_.tipErrorPlot()->placeholderText(),
+            "No tip error: the run was cancelled before its finite-difference reference "
+            "finished.");
   EXPECT_TRUE(window_.referenceSimulation()->lastOutcome()->cancelled);
   EXPECT_FALSE(window_.hasReference());
   EXPECT_EQ(test::visibleErrorBox(window_), nullptr);
@@ -145,6 +150,27 @@ TEST_F(TipErrorTest, CancellingTheRunCancelsItsTwin) {
   window_.cancelAnalysis();
   ASSERT_TRUE(waitFor(twin_finished));
   EXPECT_EQ(twin_finished.count(), 1);
+}
+
+// a run that fails takes its twin down with it, and the plot stops waiting for it
+TEST_F(TipErrorTest, ARunThatStopsEndsTheWaitForItsTwin) {
+  window_.setCompareWithFiniteDifferences(true);
+  SimulationOptions options = window_.simulationOptions();
+  options.integrator = IntegratorKind::ImplicitEuler;
+  options.step = 0.25;                // far too long for the rod's fast bending modes,
+  options.max_newton_iterations = 1;  // and one Newton iteration cannot converge
+  options.t_end = 1000.0;
+  window_.setSimulationOptions(options);
+  QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
+  QSignalSpy twin_finished(window_.referenceSimulation(), &SimulationController::runFinished);
+  ASSERT_TRUE(window_.runSimulation());
+  ASSERT_TRUE(waitFor(finished));
+  ASSERT_FALSE(finished.first().at(1).toBool()) << "the run was meant to fail";
+  ASSERT_TRUE(waitFor(twin_finished));
+  EXPECT_FALSE(window_.tipErrorPlot()->placeholderText().contains("Computing"));
+  EXPECT_TRUE(window_.tipErrorPlot()->placeholderText().startsWith("No tip error"))
+      << window_.tipErrorPlot()->placeholderText().toStdString();
+  if (QMessageBox* box = test::visibleErrorBox(window_)) box->close();  // the run's own report
 }
 
 TEST_F(TipErrorTest, OpeningAnotherModelClearsTheReference) {
