@@ -400,9 +400,14 @@ InverseStaticsResult InverseStaticsSolver::solve(const InverseStaticsTarget& tar
            (!target.orientation || at.orientation_error <= options_.orientation_tolerance);
   };
 
-  // bound-constrained Levenberg-Marquardt on 1/2 |r(u)|^2, r = [p(q*(u)) - p_t; w e(q*(u))]
-  double mu = 1e-3;  // relative to the diagonal of J^T J (Marquardt's scaling)
+  // bound-constrained Levenberg-Marquardt on 1/2 |r(u)|^2, r = [p(q*(u)) - p_t; w e(q*(u))].
+  // The damping is Levenberg's mu max(diag(J^T J)) I, not Marquardt's diagonal scaling: with more
+  // actuators than target components the steps are then the smallest changes of u that reduce
+  // the error, where Marquardt's scaling lets the actuators that barely move the tip (short cables)
+  // take huge steps to tensions of hundreds of newtons
+  double mu = 1e-3;
   constexpr double kMuMax = 1e12, kMuMin = 1e-10;
+  int slow_steps = 0;  // consecutive accepted steps that reduced the cost by < 1e-8 of it
   while (!on_target(current) && result.iterations < options_.max_iterations) {
     ++result.iterations;
     const Eigen::MatrixXd J = residualJacobian(target, link, result.u, result.q);
@@ -424,12 +429,11 @@ InverseStaticsResult InverseStaticsSolver::solve(const InverseStaticsTarget& tar
     }
     const Eigen::MatrixXd A = J_free.transpose() * J_free;
     const Eigen::VectorXd b = -J_free.transpose() * current.r;
-    const double diagonal_floor = 1e-12 * A.diagonal().maxCoeff();
+    const double damping_scale = A.diagonal().maxCoeff();
     bool accepted = false, stalled = false;
     while (!accepted && mu <= kMuMax) {
       Eigen::MatrixXd A_damped = A;
-      for (Eigen::Index k = 0; k < nf; ++k)
-        A_damped(k, k) += mu * std::max(A(k, k), diagonal_floor);
+      for (Eigen::Index k = 0; k < nf; ++k) A_damped(k, k) += mu * damping_scale;
       const Eigen::VectorXd step = A_damped.ldlt().solve(b);
       Eigen::VectorXd u_trial = result.u;
       for (Eigen::Index k = 0; k < nf; ++k) u_trial(free[k]) += step(k);
@@ -444,6 +448,7 @@ InverseStaticsResult InverseStaticsSolver::solve(const InverseStaticsTarget& tar
       if (statics.converged) {
         Residual trial = residual(target, link, statics.q);
         if (trial.cost() < current.cost()) {
+          slow_steps = trial.cost() > (1.0 - 1e-8) * current.cost() ? slow_steps + 1 : 0;
           result.u = u_trial;
           result.q = statics.q;
           current = trial;
@@ -454,7 +459,8 @@ InverseStaticsResult InverseStaticsSolver::solve(const InverseStaticsTarget& tar
       }
       mu *= 10.0;
     }
-    if (!accepted || stalled) break;
+    // stationary in practice: the error no longer shrinks
+    if (!accepted || stalled || slow_steps >= 3) break;
   }
 
   // the solution stays the warm start of the next solve
@@ -474,8 +480,10 @@ InverseStaticsResult InverseStaticsSolver::solve(const InverseStaticsTarget& tar
       text << " and " << current.orientation_error << " rad from its orientation";
     text << " after " << result.iterations << " iteration(s)";
   } else if (result.iterations >= options_.max_iterations) {
-    text << "not converged after " << result.iterations << " iterations: closest point "
-         << formatPoint(current.point) << " at " << current.position_error << " m from the target";
+    text << "unreachable: closest point " << formatPoint(current.point) << " at "
+         << current.position_error << " m from the target after " << result.iterations
+         << " iterations, still moving closer (the closest point may need unbounded actuator "
+            "values: bound them or allow more iterations)";
   } else {
     text << "unreachable: closest point " << formatPoint(current.point) << " at "
          << current.position_error << " m from the target";
