@@ -347,7 +347,7 @@ Eigen::MatrixXd InverseStaticsSolver::tipSensitivity(const InverseStaticsTarget&
   return sensitivity;
 }
 
-Eigen::MatrixXd InverseStaticsSolver::residualJacobian(const InverseStaticsTarget& target, int,
+Eigen::MatrixXd InverseStaticsSolver::residualJacobian(const InverseStaticsTarget& target,
                                                        const Eigen::Ref<const Eigen::VectorXd>& u,
                                                        const Eigen::Ref<const Eigen::VectorXd>& q) {
   Eigen::MatrixXd J = tipSensitivity(target, u, q);
@@ -410,7 +410,7 @@ InverseStaticsResult InverseStaticsSolver::solve(const InverseStaticsTarget& tar
   int slow_steps = 0;  // consecutive accepted steps that reduced the cost by < 1e-8 of it
   while (!on_target(current) && result.iterations < options_.max_iterations) {
     ++result.iterations;
-    const Eigen::MatrixXd J = residualJacobian(target, link, result.u, result.q);
+    const Eigen::MatrixXd J = residualJacobian(target, result.u, result.q);
     const Eigen::VectorXd g = J.transpose() * current.r;
     // free actuators: those a descent step does not push through their bound
     std::vector<Eigen::Index> free;

@@ -127,7 +127,7 @@ class InverseStaticsSolver {
   void setValues(const Eigen::Ref<const Eigen::VectorXd>& u);
   Residual residual(const InverseStaticsTarget& target, int link,
                     const Eigen::Ref<const Eigen::VectorXd>& q);
-  Eigen::MatrixXd residualJacobian(const InverseStaticsTarget& target, int link,
+  Eigen::MatrixXd residualJacobian(const InverseStaticsTarget& target,
                                    const Eigen::Ref<const Eigen::VectorXd>& u,
                                    const Eigen::Ref<const Eigen::VectorXd>& q);
   Eigen::VectorXd clamp(const Eigen::Ref<const Eigen::VectorXd>& u) const;
