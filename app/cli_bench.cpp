@@ -6,6 +6,8 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <stdexcept>
 
 #include "app/cli_args.hpp"
 #include "core/algorithm/actuation.hpp"
@@ -13,6 +15,7 @@
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
+#include "core/algorithm/inverse_statics.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
@@ -97,13 +100,18 @@ int runBench(const Args& args) {
       {"--min-time", true, "seconds per measured batch (default 0.05)"},
       {"--rounds", true, "paired rounds behind each speed-up (default 11)"},
       {"--statics", false, "also time the static solve with either Jacobian (from q = 0)"},
-      {"--time", true, "time [s] of the inputs for the Jacobians and statics (default 0)"}};
+      {"--time", true, "time [s] of the inputs for the Jacobians and statics (default 0)"},
+      {"--inverse-statics", true,
+       "LINK: also time a warm-started inverse statics for a 5 mm target move of LINK's tip"}};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
-    printHelp("bench MODEL.json [--min-time S] [--rounds N] [--statics] [--time T]", options,
-              "Median time per call (5 batches) of each algorithm at a random state, then the\n"
-              "analytical derivatives against central finite differences: each speed-up is the\n"
-              "median (and range) of N rounds that time a batch of either side in turn.");
+    printHelp(
+        "bench MODEL.json [--min-time S] [--rounds N] [--statics] [--time T] "
+        "[--inverse-statics LINK]",
+        options,
+        "Median time per call (5 batches) of each algorithm at a random state, then the\n"
+        "analytical derivatives against central finite differences: each speed-up is the\n"
+        "median (and range) of N rounds that time a batch of either side in turn.");
     return kExitOk;
   }
   const auto robot = loadOrReport(modelPath(parsed));
@@ -159,6 +167,32 @@ int runBench(const Args& args) {
                        [&] { solveStatics(model, data, q_rest, statics_analytic); });
     cases.emplace_back("statics (central differences)",
                        [&] { solveStatics(model, data, q_rest, statics_fd); });
+  }
+  // the studio's dragged target: the tip at the inputs of time t, then moves of 5 mm back and
+  // forth, each solved from the last solution
+  std::unique_ptr<InverseStaticsSolver> inverse;
+  InverseStaticsTarget target;
+  Eigen::Vector3d home = Eigen::Vector3d::Zero();
+  if (parsed.has("--inverse-statics")) {
+    target.link = parsed.value("--inverse-statics");
+    const StaticsResult rest = solveStatics(model, data, q_rest, statics_analytic);
+    int link = -1;
+    for (std::size_t i = 0; i < model.links.size(); ++i) {
+      if (model.links[i].name == target.link) link = static_cast<int>(i);
+    }
+    if (link < 0) throw UsageError{"--inverse-statics: unknown link '" + target.link + "'"};
+    forwardKinematics(model, data, rest.q);
+    home = linkTipPose(model, data, link).p;
+    InverseStaticsOptions options;
+    options.statics.time = t;
+    inverse = std::make_unique<InverseStaticsSolver>(model, options);
+    target.position = home;
+    const InverseStaticsResult first = inverse->solve(target);
+    if (!first.converged) throw std::runtime_error("inverse statics: " + first.message);
+    cases.emplace_back("inverse statics, 5 mm move (warm)", [&] {
+      target.position.x() = target.position.x() == home.x() ? home.x() + 0.005 : home.x();
+      inverse->solve(target);
+    });
   }
   if (data.agnostic.unsupported_link >= 0) {
     std::erase_if(cases, [](const auto& c) { return c.first.starts_with("model-agnostic"); });

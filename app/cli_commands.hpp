@@ -25,6 +25,7 @@ int runInfo(const Args& args);
 int runValidate(const Args& args);
 int runRender(const Args& args, const std::string& argv0);
 int runStatics(const Args& args);
+int runInverseStatics(const Args& args);
 int runSimulate(const Args& args);
 int runBench(const Args& args);
 int runCheckDerivatives(const Args& args);

@@ -15,6 +15,8 @@ Commands:
   info MODEL.json        print a summary of a model (links, joints, degrees of freedom)
   validate MODEL.json    check a model; prints "ok" or "<json pointer>: <reason>"
   statics MODEL.json     solve the static equilibrium under gravity, loads and inputs
+  inverse-statics MODEL.json --link L --target X Y Z
+                         find the cable tensions and joint inputs that put a tip on a target
   simulate MODEL.json    integrate the dynamics, write the trajectory as CSV
   bench MODEL.json       time kinematics, inverse/forward dynamics and the mass matrix
   check-derivatives MODEL.json
@@ -56,6 +58,7 @@ int main(int argc, char** argv) {
     if (command == "validate") return runValidate(args);
     if (command == "render") return runRender(args, argv[0]);
     if (command == "statics") return runStatics(args);
+    if (command == "inverse-statics") return runInverseStatics(args);
     if (command == "simulate") return runSimulate(args);
     if (command == "bench") return runBench(args);
     if (command == "check-derivatives") return runCheckDerivatives(args);

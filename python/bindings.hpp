@@ -51,6 +51,7 @@ void bindTimeFunction(py::module_& m);
 void bindKinematics(py::module_& m);
 void bindDynamics(py::module_& m);
 void bindStatics(py::module_& m);
+void bindInverseStatics(py::module_& m);
 void bindSimulation(py::module_& m);
 
 }  // namespace tendril::python

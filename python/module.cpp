@@ -15,5 +15,6 @@ PYBIND11_MODULE(tendril, m) {
   python::bindKinematics(m);
   python::bindDynamics(m);
   python::bindStatics(m);
+  python::bindInverseStatics(m);
   python::bindSimulation(m);
 }

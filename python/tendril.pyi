@@ -106,6 +106,28 @@ def statics(model: Model, q0: Optional[ArrayLike] = None, *, time: float = 0.0,
             prescribed: Sequence[int] = (), tolerance: float = 1e-12, jacobian: str = "analytic",
             max_iterations: int = 50, data: Optional[Data] = None) -> StaticsResult: ...
 
+class InverseStaticsResult:
+    converged: bool
+    u: Array
+    actuators: list[str]
+    units: list[str]
+    q: Array
+    tip: Array
+    tip_rotation: Array
+    position_error: float
+    orientation_error: float
+    iterations: int
+    statics_iterations: int
+    message: str
+
+def inverse_statics(model: Model, target: ArrayLike, *, link: Union[str, int],
+                    actuators: Optional[Sequence[str]] = None,
+                    bounds: Optional[Sequence[tuple[float, float]]] = None,
+                    orientation: Optional[ArrayLike] = None, q0: Optional[ArrayLike] = None,
+                    u0: Optional[ArrayLike] = None, offset: ArrayLike = (0.0, 0.0, 0.0),
+                    orientation_weight: float = 0.1, time: float = 0.0, tolerance: float = 1e-10,
+                    max_iterations: int = 100) -> InverseStaticsResult: ...
+
 class Integrator(Enum):
     BDF = ...
     IDA = ...

@@ -56,6 +56,7 @@
 #include "tendril_version.hpp"
 #include "ui/app_paths.hpp"
 #include "ui/edit_commands.hpp"
+#include "ui/inverse_statics_target.hpp"
 #include "ui/main_window_internal.hpp"
 #include "ui/panels/model_tree_panel.hpp"
 #include "ui/panels/plot_panel.hpp"
@@ -549,6 +550,7 @@ void MainWindow::createSimulateMenu() {
          "50 frames of each run (on the simulation thread)"));
   connect(mismatch_action_, &QAction::toggled, this,
           [this](bool on) { jacobian_mismatch_samples_ = on ? 50 : 0; });
+  createInverseStaticsTargetAction(menu);
   QAction* clear_reference =
       menu->addAction(tr("Clear Reference"), this, &MainWindow::clearReference);
   clear_reference->setObjectName("clearReferenceAction");
@@ -561,6 +563,41 @@ void MainWindow::createSimulateMenu() {
          "last iterate)"));
   cancel_action_->setStatusTip(cancel_action_->toolTip());
   updateSimulationActions();
+}
+
+// Simulate > Inverse Statics Target: the mode lives in ui/inverse_statics_target.*; this only
+// starts it on the selected link (or the last leaf) and shows its status
+void MainWindow::createInverseStaticsTargetAction(QMenu* menu) {
+  QAction* action = menu->addAction(tr("Inverse Statics &Target"));
+  action->setObjectName("inverseStaticsTargetAction");
+  action->setCheckable(true);
+  action->setToolTip(
+      tr("Drag the sphere at the selected link's tip: the cable tensions and joint inputs are "
+         "solved so that the tip follows it"));
+  auto* mode = new InverseStaticsTargetMode(viewport_, this);
+  connect(viewport_, &ViewportWidget::targetDragged, mode, &InverseStaticsTargetMode::setTarget);
+  connect(mode, &InverseStaticsTargetMode::updated, this,
+          [this](const QString& status) { statusBar()->showMessage(status); });
+  connect(action, &QAction::toggled, this, [this, action, mode](bool on) {
+    if (!on) {
+      mode->stop();
+      return;
+    }
+    int link = selectedLinkIndex();
+    for (int i = 0; link < 0 && i < static_cast<int>(robot_.links.size()); ++i) {
+      const bool has_child =
+          std::any_of(robot_.links.begin(), robot_.links.end(),
+                      [&](const LinkDesc& other) { return other.parent == robot_.links[i].name; });
+      if (!has_child) link = i;  // the first leaf
+    }
+    const QString error =
+        robot_.links.empty() ? tr("Open a model first.") : mode->start(robot_, link);
+    if (!error.isEmpty()) {
+      const QSignalBlocker blocker(action);
+      action->setChecked(false);
+      showError(tr("Cannot drag an inverse-statics target"), error);
+    }
+  });
 }
 
 void MainWindow::createHelpMenu() {
@@ -1573,6 +1610,10 @@ void MainWindow::onSimulationSettings() {
 }
 
 void MainWindow::onRun() {
+  // a run shows its own frames: the dragged inverse-statics target stops
+  if (auto* target = findChild<QAction*>(QStringLiteral("inverseStaticsTargetAction"))) {
+    target->setChecked(false);
+  }
   if (analysis_ == Analysis::Statics) {
     runStatics();
   } else {

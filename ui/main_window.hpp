@@ -244,6 +244,7 @@ class MainWindow : public QMainWindow {
   void createViewMenu();
   void addRodColouringMenu();
   void createSimulateMenu();
+  void createInverseStaticsTargetAction(QMenu* menu);
   void createHelpMenu();
   void createModelMenu();
   void createConstantCurvatureMenu(QMenu* model_menu);

@@ -48,6 +48,10 @@ bool sameLinkStructure(const RobotDescription& a, const RobotDescription& b) {
 void MainWindow::applyDescription(const RobotDescription& robot, const QString& selection) {
   stopSimulation();
   ++statics_generation_;  // a statics result still coming belongs to the old model
+  // the dragged inverse-statics target solves the old model: switch it off
+  if (auto* target = findChild<QAction*>(QStringLiteral("inverseStaticsTargetAction"))) {
+    target->setChecked(false);
+  }
   if (!sameLinkStructure(robot_, robot)) {
     clearReference();
   }

@@ -22,19 +22,23 @@ double cableLength(const CompiledCable& cable, const Eigen::Ref<const Eigen::Vec
   return length;
 }
 
+void addCableForces(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    double tension, Eigen::Ref<Eigen::VectorXd> tau) {
+  for (const CableSample& sample : cable.samples) {
+    const CableDirection direction = cableDirection(sample, q);
+    Vector6d wrench;
+    wrench << sample.d.cross(direction.t), direction.t;
+    tau.segment(sample.idx_q, sample.nq).noalias() -=
+        (tension * sample.weight) * (sample.Phi.transpose() * wrench);
+  }
+}
+
 void actuationForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q, double t,
                      Eigen::Ref<Eigen::VectorXd> tau) {
   tau.setZero();
   for (const CompiledCable& cable : model.cables) {
     const double tension = cable.tension(t);
-    if (tension == 0.0) continue;
-    for (const CableSample& sample : cable.samples) {
-      const CableDirection direction = cableDirection(sample, q);
-      Vector6d wrench;
-      wrench << sample.d.cross(direction.t), direction.t;
-      tau.segment(sample.idx_q, sample.nq).noalias() -=
-          (tension * sample.weight) * (sample.Phi.transpose() * wrench);
-    }
+    if (tension != 0.0) addCableForces(cable, q, tension, tau);
   }
   for (const CompiledJointInput& input : model.joint_inputs)
     tau(input.coordinate) += input.value(t);

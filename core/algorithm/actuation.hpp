@@ -21,6 +21,12 @@ CableDirection cableDirection(const CableSample& sample,
 /// \brief Length of a cable: sum over samples of w |T| (the quadrature of its arc length).
 double cableLength(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q);
 
+/// \brief Adds one cable's generalised force at tension T [N]: tau += -T dl/dq
+///        = -T sum_i w_i Phi_i^T [d~ t; t] (D60 with u = -T). With T = 1 this is the cable's column
+///        of B(q), the derivative of the static residual with respect to its tension.
+void addCableForces(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    double tension, Eigen::Ref<Eigen::VectorXd> tau);
+
 /// \brief tau = B(q) u(t). A cable of tension T >= 0 contributes -T dl/dq
 ///        = -T sum_i w_i Phi_i^T [d~ t; t] (D60 with u = -T, so a pulling cable bends the rod
 ///        toward itself and shortens it); a joint input adds its value to its coordinate.

@@ -24,18 +24,22 @@
 #include <QScopedValueRollback>
 #include <QScreen>
 #include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "ui/turn_queue.hpp"
 #include "ui/viewport/scene/robot_scene.hpp"
 #include "ui/viewport/scene/scene_setup.hpp"
+#include "ui/viewport/scene/target_marker.hpp"
 
 namespace tendril {
 namespace {
 
 constexpr int kUnscaledDpi = 72;  // vtkWindow's default
 constexpr double kAxesViewportSize = 0.2;
-constexpr int kClickSlopPixels = 4;  // a press and release closer than this is a click
+constexpr int kClickSlopPixels = 4;         // a press and release closer than this is a click
+constexpr double kTargetGrabPixels = 12.0;  // a press this close to the target sphere grabs it
 
 }  // namespace
 
@@ -47,6 +51,8 @@ struct ViewportWidget::Impl {
   vtkNew<vtkInteractorStyleTrackballCamera> style;
   vtkNew<vtkOrientationMarkerWidget> axes_widget;
   RobotScene scene{renderer};
+  TargetMarker target{renderer};
+  bool dragging_target = false;
   FramePtr frame;
   // our own context, current on an offscreen surface: VTK renders into its framebuffers and the
   // picture is read back into `image`, which paintEvent draws like any other
@@ -391,6 +397,54 @@ int ViewportWidget::highlightedLink() const {
   return impl_->scene.highlightedLink();
 }
 
+void ViewportWidget::setTargetMarker(std::optional<Eigen::Vector3d> position_W, bool unreachable) {
+  if (!position_W) {
+    impl_->target.hide();
+    impl_->dragging_target = false;
+  } else {
+    // a size seen at any zoom: 3 % of the robot's extent, at least 5 mm
+    double radius = 0.005;
+    if (const std::optional<Bounds> bounds = impl_->robotBounds()) {
+      const Eigen::Vector3d extent((*bounds)[1] - (*bounds)[0], (*bounds)[3] - (*bounds)[2],
+                                   (*bounds)[5] - (*bounds)[4]);
+      radius = std::max(radius, 0.03 * extent.norm());
+    }
+    if (impl_->target.visible()) radius = impl_->target.radius();  // steady while dragging
+    impl_->target.show(*position_W, radius, unreachable);
+  }
+  impl_->requestRender();
+}
+
+std::optional<Eigen::Vector3d> ViewportWidget::targetMarker() const {
+  if (!impl_->target.visible()) return std::nullopt;
+  return impl_->target.position();
+}
+
+bool ViewportWidget::targetMarkerUnreachable() const {
+  return impl_->target.visible() && impl_->target.unreachable();
+}
+
+bool ViewportWidget::isDraggingTarget() const {
+  return impl_->dragging_target;
+}
+
+// a constant display depth is a plane facing the camera (perspective or parallel)
+Eigen::Vector3d ViewportWidget::unprojectOnViewPlane(const QPointF& position,
+                                                     const Eigen::Vector3d& through_W) const {
+  vtkRenderer* renderer = impl_->renderer;
+  renderer->SetWorldPoint(through_W.x(), through_W.y(), through_W.z(), 1.0);
+  renderer->WorldToDisplay();
+  double display[3];
+  renderer->GetDisplayPoint(display);
+  const qreal ratio = devicePixelRatioF();
+  const int* size = impl_->window->GetSize();
+  renderer->SetDisplayPoint(position.x() * ratio, size[1] - position.y() * ratio, display[2]);
+  renderer->DisplayToWorld();
+  double world[4];
+  renderer->GetWorldPoint(world);
+  return Eigen::Vector3d(world[0], world[1], world[2]) / world[3];
+}
+
 void ViewportWidget::setHighlightedLink(int link) {
   if (link != impl_->scene.highlightedLink()) {
     impl_->scene.setHighlightedLink(link);
@@ -566,6 +620,23 @@ unsigned long releaseEventFor(Qt::MouseButton button) {
 }  // namespace
 
 void ViewportWidget::mousePressEvent(QMouseEvent* event) {
+  // a left press on the target sphere grabs it: the drag is not the camera's
+  if (event->button() == Qt::LeftButton && impl_->target.visible()) {
+    const Eigen::Vector3d centre_W = impl_->target.position();
+    const QPointF centre = projectToWidget(centre_W);
+    // the sphere's radius on screen: one pixel to the right, in world, scaled to the radius
+    const Eigen::Vector3d right_W =
+        (unprojectOnViewPlane(centre + QPointF(1.0, 0.0), centre_W) - centre_W).normalized();
+    const QPointF rim = projectToWidget(centre_W + impl_->target.radius() * right_W);
+    const double grab =
+        std::max(kTargetGrabPixels, std::hypot(rim.x() - centre.x(), rim.y() - centre.y()));
+    const QPointF offset = event->position() - centre;
+    if (std::hypot(offset.x(), offset.y()) <= grab) {
+      impl_->dragging_target = true;
+      event->accept();
+      return;
+    }
+  }
   if (event->button() == Qt::LeftButton) {
     impl_->left_press = event->position();
   } else if (event->button() == Qt::RightButton) {
@@ -582,6 +653,11 @@ void ViewportWidget::mouseDoubleClickEvent(QMouseEvent* event) {
 }
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() == Qt::LeftButton && impl_->dragging_target) {
+    impl_->dragging_target = false;
+    event->accept();
+    return;
+  }
   if (const unsigned long vtk_event = releaseEventFor(event->button());
       vtk_event != vtkCommand::NoEvent) {
     forwardMouseEvent(event, vtk_event);
@@ -606,6 +682,14 @@ void ViewportWidget::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* event) {
+  if (impl_->dragging_target) {
+    const Eigen::Vector3d moved = unprojectOnViewPlane(event->position(), impl_->target.position());
+    impl_->target.show(moved, impl_->target.radius(), impl_->target.unreachable());
+    impl_->requestRender();
+    emit targetDragged(moved);
+    event->accept();
+    return;
+  }
   forwardMouseEvent(event, vtkCommand::MouseMoveEvent);
 }
 

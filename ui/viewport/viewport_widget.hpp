@@ -14,6 +14,7 @@
 #include <QWidget>
 #include <array>
 #include <memory>
+#include <optional>
 
 #include "core/sim/frame.hpp"
 #include "ui/viewport/scene/scene_style.hpp"
@@ -85,6 +86,18 @@ class ViewportWidget : public QWidget {
   [[nodiscard]] bool showsJoints() const;
   [[nodiscard]] bool showsFrames() const;
 
+  /// \brief Shows the inverse-statics target sphere at \p position_W [m] (nullopt: hides it), red
+  ///        when \p unreachable. While it is shown, a left drag that starts on it moves it in the
+  ///        plane facing the camera through it (targetDragged) instead of turning the camera.
+  void setTargetMarker(std::optional<Eigen::Vector3d> position_W, bool unreachable = false);
+  [[nodiscard]] std::optional<Eigen::Vector3d> targetMarker() const;
+  [[nodiscard]] bool targetMarkerUnreachable() const;
+  [[nodiscard]] bool isDraggingTarget() const;
+  /// \brief The world point under widget position \p position on the plane facing the camera
+  ///        through \p through_W (how a drag moves the target).
+  [[nodiscard]] Eigen::Vector3d unprojectOnViewPlane(const QPointF& position,
+                                                     const Eigen::Vector3d& through_W) const;
+
   /// \brief The cables and point loads to draw over the frames (redraws the current one); the
   ///        colour scale starts afresh with the next frame shown.
   void setDescription(const RobotDescription& robot);
@@ -112,6 +125,8 @@ class ViewportWidget : public QWidget {
   void setShowFrames(bool on);
 
  signals:
+  /// \brief The user dragged the target sphere to \p position_W [m] (every mouse move).
+  void targetDragged(const Eigen::Vector3d& position_W);
   /// \brief A left click without dragging landed on link \p link (-1: on nothing).
   void linkClicked(int link);
   /// \brief A right click without dragging landed on link \p link (-1: on nothing), at
