@@ -29,5 +29,6 @@ int runSimulate(const Args& args);
 int runBench(const Args& args);
 int runCheckDerivatives(const Args& args);
 int runImportUrdf(const Args& args);
+int runSweep(const Args& args, const std::string& argv0);
 
 }  // namespace tendril::cli

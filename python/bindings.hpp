@@ -52,5 +52,6 @@ void bindKinematics(py::module_& m);
 void bindDynamics(py::module_& m);
 void bindStatics(py::module_& m);
 void bindSimulation(py::module_& m);
+void bindSweep(py::module_& m);
 
 }  // namespace tendril::python
