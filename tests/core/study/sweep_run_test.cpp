@@ -12,7 +12,7 @@
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/statics.hpp"
 #include "core/io/json_io.hpp"
-#include "support/test_models.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace tendril {
 namespace {
