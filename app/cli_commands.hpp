@@ -31,5 +31,6 @@ int runBench(const Args& args);
 int runCheckDerivatives(const Args& args);
 int runImportUrdf(const Args& args);
 int runRecording(const Args& args);
+int runSweep(const Args& args, const std::string& argv0);
 
 }  // namespace tendril::cli

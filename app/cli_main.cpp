@@ -27,11 +27,13 @@ Commands:
                          convert a URDF robot into a model file
   recording MODEL.json RECORDING.csv [--out OUT.csv]
                          summarise a recorded run, or convert a time window of it
+  sweep SPEC.json [--out results.csv] [--jobs N] [--dask tcp://host:port]
+                         run a parameter sweep (statics or simulations) into one CSV
 
 Run 'tendril-cli <command> --help' for the options of one command.
 
 Exit codes: 0 success, 1 computation failed, 2 usage error, 3 invalid or unreadable model
-            (or URDF), 4 no display for render.
+            (or URDF, or sweep spec), 4 no display for render.
 )";
 
 }  // namespace
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
     if (command == "check-derivatives") return runCheckDerivatives(args);
     if (command == "import-urdf") return runImportUrdf(args);
     if (command == "recording") return runRecording(args);
+    if (command == "sweep") return runSweep(args, argv[0]);
     throw UsageError{command.rfind("-", 0) == 0
                          ? "unknown option '" + command + "' (see tendril-cli --help)"
                          : "unknown command '" + command + "' (see tendril-cli --help)"};

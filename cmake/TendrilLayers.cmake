@@ -1,5 +1,5 @@
 # The layers of core/, lowest first: a source may include headers of its own layer and those below.
-set(TENDRIL_CORE_LAYERS math model algorithm sim io edit)
+set(TENDRIL_CORE_LAYERS math model algorithm sim io edit study)
 
 # FATAL_ERROR when one of `sources` (files of `layer`) includes "core/<higher layer>/..."
 function(tendril_check_layer_includes layer sources)

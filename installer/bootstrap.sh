@@ -25,7 +25,8 @@ readonly PACKAGES=(
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev
   libgtest-dev libgmock-dev libbenchmark-dev libmujoco-dev
   pybind11-dev python3-dev python3-numpy python3-pytest  # the tendril Python module and its tests
-  python3-pandas  # optional: pandas.DataFrame(result.table) in the README's example
+  python3-pandas  # tendril.sweep's DataFrame; pandas.DataFrame(result.table) in the README
+  python3-distributed  # sweeps on a Dask cluster (tendril-cli sweep --dask) and their test
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   ffmpeg  # optional at run time (File > Export Replay as Video); here so that its test runs
 )

@@ -53,5 +53,6 @@ void bindDynamics(py::module_& m);
 void bindStatics(py::module_& m);
 void bindInverseStatics(py::module_& m);
 void bindSimulation(py::module_& m);
+void bindSweep(py::module_& m);
 
 }  // namespace tendril::python

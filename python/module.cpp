@@ -1,9 +1,10 @@
-// The `tendril` Python module: Tendril's engine from Python with numpy arrays in and out.
+// The extension of the `tendril` Python package (python/tendril/__init__.py re-exports it):
+// Tendril's engine from Python with numpy arrays in and out.
 
 #include "python/bindings.hpp"
 #include "tendril_version.hpp"
 
-PYBIND11_MODULE(tendril, m) {
+PYBIND11_MODULE(_tendril, m) {
   namespace python = tendril::python;
   m.doc() =
       "Tendril: hybrid soft-rigid robots (GVS rods, constant-curvature segments, rigid joints).\n"
@@ -17,4 +18,5 @@ PYBIND11_MODULE(tendril, m) {
   python::bindStatics(m);
   python::bindInverseStatics(m);
   python::bindSimulation(m);
+  python::bindSweep(m);
 }

@@ -16,7 +16,8 @@ endif()
 
 # every layer of the repository as it stands passes
 file(WRITE ${WORK_DIR}/tree.cmake "include(${check})\n")
-foreach(layer math model algorithm sim io edit)
+include(${check})  # TENDRIL_CORE_LAYERS
+foreach(layer IN LISTS TENDRIL_CORE_LAYERS)
   file(GLOB_RECURSE files ${TENDRIL_SOURCE_DIR}/core/${layer}/*.cpp ${TENDRIL_SOURCE_DIR}/core/${layer}/*.hpp)
   file(APPEND ${WORK_DIR}/tree.cmake "tendril_check_layer_includes(${layer} \"${files}\")\n")
 endforeach()
