@@ -63,6 +63,17 @@ void fdDerivativesCall(Workspace& w) {
   forwardDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a, 0.0);
   benchmark::DoNotOptimize(w.data->dqdd_dq.data());
 }
+// the two routes of M^-1 dID, for the crossover that preferredForwardDerivativeRoute() encodes
+void fdDerivativesDenseCall(Workspace& w) {
+  forwardDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a, 0.0,
+                             ForwardDerivativeRoute::DenseFactor);
+  benchmark::DoNotOptimize(w.data->dqdd_dq.data());
+}
+void fdDerivativesArticulatedCall(Workspace& w) {
+  forwardDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a, 0.0,
+                             ForwardDerivativeRoute::ArticulatedBody);
+  benchmark::DoNotOptimize(w.data->dqdd_dq.data());
+}
 
 // MuJoCo at the image of the same state
 void mujocoCall(benchmark::State& state, const std::string& name, int which) {
@@ -100,7 +111,9 @@ const std::vector<std::string> kModels = {"arm7",       "chain7",     "chain30",
       {"FD_factorised", factorisedForwardDynamicsCall},
       {"FD_articulated", articulatedBodyCall},
       {"dID", idDerivativesCall},
-      {"dFD", fdDerivativesCall}};
+      {"dFD", fdDerivativesCall},
+      {"dFD_DMM", fdDerivativesDenseCall},
+      {"dFD_AZA", fdDerivativesArticulatedCall}};
   for (const std::string& model : kModels) {
     for (const auto& [label, call] : calls) {
       benchmark::RegisterBenchmark(("BM_Rigid_Tendril_" + label + "/" + model).c_str(), rigidCall,
