@@ -254,4 +254,80 @@ const Eigen::VectorXd& hybridDynamics(const Model& model, Data& data,
   return articulatedBodyPasses(model, data, q, v, tau_actuation, &prescribed, qdd_prescribed, t);
 }
 
+// The inertia sweep (I_A, U, D^-1 on the free coordinates) depends on q alone; with no velocity
+// and no gravity the bias terms are those of the force column x only: p_A = sum over children of
+// Ad* (p_A + U D^-1 u), u = x - S^T p_A, and the outward sweep a = Ad^-1 a_parent, qdd = D^-1 (u -
+// U^T a). Each column thus costs two O(n) sweeps of 6-vector operations, no 6 x 6 product. The
+// passes' bias wrenches p_A, accelerations a and forces tau serve as the per-column scratch: the
+// outputs of the passes (qdd, efforts) are elsewhere, and the inertia sweep is not touched.
+void articulatedBodySolveInPlace(const Model& model, Data& data, Eigen::Ref<Eigen::MatrixXd> X) {
+  ArticulatedBodyWorkspace& w = data.articulated;
+  if (X.rows() != model.nv) throw std::invalid_argument("the right-hand sides need nv rows");
+  const int n_joints = model.n_vjoints();
+  for (Eigen::Index column = 0; column < X.cols(); ++column) {
+    auto x = X.col(column);
+    for (int j = 0; j < n_joints; ++j) w.p_A[j].setZero();
+    for (int j = n_joints - 1; j >= 0; --j) {
+      const VirtualJoint& joint = model.joints[j];
+      const int n_free = w.n_free[j];
+      const Vector6d& p = w.p_A[j];  // the children's: kept for the efforts
+      Vector6d p_a = p;
+      if (n_free == 1 && joint.nq == 1) {
+        const double u = w.tau(joint.idx_q) = x(joint.idx_q) - w.S[j].col(0).dot(p);
+        p_a.noalias() += w.U[j].col(0) * (w.D_inverse[j](0, 0) * u);
+      } else if (n_free > 0) {
+        const int* const free_columns = w.free_columns.data() + joint.idx_q;
+        const Matrix6Xd& S_all = n_free < joint.nq ? w.S_free[j] : w.S[j];
+        auto u = w.tau.segment(joint.idx_q, n_free);
+        for (int f = 0; f < n_free; ++f)
+          u(f) = x(joint.idx_q + free_columns[f]) - S_all.col(f).dot(p);
+        auto D_inverse_u = w.free_scratch.head(n_free);
+        D_inverse_u.noalias() = w.D_inverse[j].topLeftCorner(n_free, n_free) * u;
+        p_a.noalias() += w.U[j].leftCols(n_free) * D_inverse_u;
+      }
+      if (joint.parent >= 0) w.p_A[joint.parent] += applyCoAd(data.g_pc[j], p_a);
+    }
+    for (int j = 0; j < n_joints; ++j) {
+      const VirtualJoint& joint = model.joints[j];
+      Vector6d& a = w.a[j];
+      if (joint.parent < 0) {
+        a.setZero();
+      } else {
+        a = applyAdInv(data.g_pc[j], w.a[joint.parent]);
+      }
+      const int n_free = w.n_free[j];
+      if (n_free == 1 && joint.nq == 1) {
+        const double qdd = w.D_inverse[j](0, 0) * (w.tau(joint.idx_q) - w.U[j].col(0).dot(a));
+        x(joint.idx_q) = qdd;
+        a.noalias() += w.S[j].col(0) * qdd;
+        continue;
+      }
+      if (n_free > 0) {
+        const int* const free_columns = w.free_columns.data() + joint.idx_q;
+        const Matrix6Xd& S_all = n_free < joint.nq ? w.S_free[j] : w.S[j];
+        auto rhs = w.free_scratch.head(n_free);
+        rhs = w.tau.segment(joint.idx_q, n_free);
+        rhs.noalias() -= w.U[j].leftCols(n_free).transpose() * a;
+        for (int f = 0; f < n_free; ++f) {
+          const double qdd = w.D_inverse[j].row(f).head(n_free).dot(rhs);
+          x(joint.idx_q + free_columns[f]) = qdd;
+          a.noalias() += S_all.col(f) * qdd;
+        }
+      }
+      if (n_free == joint.nq) continue;
+      // prescribed coordinates (zero acceleration here): the effort S_k^T (I_A a + p_A) - x_k
+      const Vector6d transmitted = w.I_A[j] * a + w.p_A[j];
+      const int* const free_columns = w.free_columns.data() + joint.idx_q;
+      for (int k = 0, f = 0; k < joint.nq; ++k) {
+        if (f < n_free && free_columns[f] == k) {  // ascending: the free ones in order
+          ++f;
+          continue;
+        }
+        const int i = joint.idx_q + k;
+        x(i) = w.S[j].col(k).dot(transmitted) - x(i);
+      }
+    }
+  }
+}
+
 }  // namespace tendril

@@ -56,4 +56,17 @@ const Eigen::VectorXd& hybridDynamics(const Model& model, Data& data,
                                       const Eigen::Ref<const Eigen::VectorXd>& qdd_prescribed,
                                       double t = 0.0);
 
+/// \brief M^-1 X by the articulated-body recursion, reusing the inertia sweep of the last call:
+///        each column x becomes the accelerations that generalised force x alone gives, with no
+///        velocity and no gravity. After articulatedBodyForwardDynamics() that is M^-1 x. After
+///        hybridDynamics(), with the prescribed coordinates held at zero acceleration: y_u =
+///        M_uu^-1 x_u on the free coordinates, and on the prescribed ones the efforts that hold
+///        them, y_k = M_ku y_u - x_k (the derivatives of hybridDynamics() are such solves).
+///        O(n) per column, allocation-free. Overwrites data.articulated's bias wrenches,
+///        accelerations and tau (its scratch), not the inertia sweep: it may be called again.
+/// \param[in,out] X nv x m
+/// \pre articulatedBodyForwardDynamics() or hybridDynamics() was the last to write data, at the
+///      q of interest, and returned finite accelerations
+void articulatedBodySolveInPlace(const Model& model, Data& data, Eigen::Ref<Eigen::MatrixXd> X);
+
 }  // namespace tendril

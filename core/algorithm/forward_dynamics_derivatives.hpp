@@ -2,6 +2,13 @@
 // Analytical derivatives of the forward dynamics (theory-gvs.md (7), (9)):
 //   dFD/dq = M^{-1} (d(B u)/dq - K - dID/dq),  dFD/dv = M^{-1} (-D - dID/dv),
 // with ID differentiated at a = FD(q, v), which is what makes them the derivatives of FD.
+//
+// Two routes apply M^-1 to the 2 nv columns (theory-rigid-derivatives.md 3.6, seed 002):
+//   DenseFactor      (DMM): form M, factor it (dense or tree-sparse Cholesky), solve the columns;
+//   ArticulatedBody  (AZA): the articulated-body recursion's inertia sweep once, then per column
+//                    only its bias and acceleration sweeps (articulatedBodySolveInPlace()).
+// Automatic picks by model; the rule and the measurement behind it are at
+// preferredForwardDerivativeRoute().
 
 #include <Eigen/Core>
 
@@ -10,13 +17,21 @@
 
 namespace tendril {
 
+enum class ForwardDerivativeRoute { Automatic, DenseFactor, ArticulatedBody };
+
+/// \brief The route Automatic takes for \p model: the faster by measurement (see the .cpp).
+[[nodiscard]] ForwardDerivativeRoute preferredForwardDerivativeRoute(const Model& model);
+
 /// \brief data.qdd = FD(q, v, t) and data.dqdd_dq (nv x nq), data.dqdd_dv (nv x nv).
 /// \param[in] tau_actuation B u(t) at q (actuationForces()), without -K q - D v
+/// \param[in] route ArticulatedBody needs supportsArticulatedBody(model); it leaves data.M and
+///            the factor of M unset
 /// If M is not positive definite every output is NaN. Allocation-free.
 void forwardDynamicsDerivatives(const Model& model, Data& data,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
                                 const Eigen::Ref<const Eigen::VectorXd>& v,
-                                const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t);
+                                const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t,
+                                ForwardDerivativeRoute route = ForwardDerivativeRoute::Automatic);
 
 /// \brief The same derivatives before the solve with M, in force space: data.qdd = FD(q, v, t),
 ///        data.M, and the derivatives of the force balance r(q, v) = B u - K q - D v -

@@ -10,8 +10,10 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/articulated_body.hpp"
+#include "core/algorithm/constrained_dynamics.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
+#include "core/algorithm/hybrid_dynamics_derivatives.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/mass_matrix.hpp"
@@ -63,6 +65,51 @@ void fdDerivativesCall(Workspace& w) {
   forwardDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a, 0.0);
   benchmark::DoNotOptimize(w.data->dqdd_dq.data());
 }
+// the two routes of M^-1 dID, for the crossover that preferredForwardDerivativeRoute() encodes
+void fdDerivativesDenseCall(Workspace& w) {
+  forwardDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a, 0.0,
+                             ForwardDerivativeRoute::DenseFactor);
+  benchmark::DoNotOptimize(w.data->dqdd_dq.data());
+}
+void fdDerivativesArticulatedCall(Workspace& w) {
+  forwardDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a, 0.0,
+                             ForwardDerivativeRoute::ArticulatedBody);
+  benchmark::DoNotOptimize(w.data->dqdd_dq.data());
+}
+
+// the derivatives with every third link under position control: the simulator's partitioned route
+// (constrainedForwardDynamicsDerivatives: factor of M_uu) against hybridDynamicsDerivatives
+// (articulated solve), which also gives the efforts' and the prescribed columns
+void prescribedDerivativesCall(benchmark::State& state, const std::string& name, bool hybrid) {
+  RobotDescription robot = rigidModel(name);
+  for (std::size_t link = 1; link < robot.links.size(); link += 3) {
+    JointInputDesc input;
+    input.link = robot.links[link].name;
+    input.mode = JointInputDesc::Mode::Position;
+    input.value.kind = TimeFunction::Kind::Sine;
+    input.value.amplitude = 0.4;
+    input.value.frequency = 0.7;
+    robot.joint_inputs.push_back(input);
+  }
+  Workspace w(robot);
+  const Model& model = *w.model;
+  ConstrainedDynamicsData cdd(model);
+  const Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
+  constrainedForwardDynamicsDerivatives(model, *w.data, cdd, w.x.q, w.x.v, tau, 0.3);
+  HybridDynamicsDerivatives out(model);
+  const Eigen::VectorXd q = cdd.q, v = cdd.v, qdd = cdd.qdd;
+  for (auto _ : state) {
+    if (hybrid) {
+      hybridDynamicsDerivatives(model, *w.data, q, v, tau, cdd.prescribed_mask, qdd, 0.3, out);
+      benchmark::DoNotOptimize(out.dy_dq.data());
+    } else {
+      constrainedForwardDynamicsDerivatives(model, *w.data, cdd, q, v, tau, 0.3);
+      benchmark::DoNotOptimize(cdd.dqdd_dq.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  w.label(state);
+}
 
 // MuJoCo at the image of the same state
 void mujocoCall(benchmark::State& state, const std::string& name, int which) {
@@ -100,11 +147,22 @@ const std::vector<std::string> kModels = {"arm7",       "chain7",     "chain30",
       {"FD_factorised", factorisedForwardDynamicsCall},
       {"FD_articulated", articulatedBodyCall},
       {"dID", idDerivativesCall},
-      {"dFD", fdDerivativesCall}};
+      {"dFD", fdDerivativesCall},
+      {"dFD_DMM", fdDerivativesDenseCall},
+      {"dFD_AZA", fdDerivativesArticulatedCall}};
   for (const std::string& model : kModels) {
     for (const auto& [label, call] : calls) {
       benchmark::RegisterBenchmark(("BM_Rigid_Tendril_" + label + "/" + model).c_str(), rigidCall,
                                    model, call);
+    }
+    if (model == "arm7" || model == "chain30" || model == "humanoid35") {
+      for (const bool hybrid : {false, true}) {
+        benchmark::RegisterBenchmark(
+            ((hybrid ? "BM_Rigid_Tendril_dHD_articulated/" : "BM_Rigid_Tendril_dHD_partitioned/") +
+             model)
+                .c_str(),
+            prescribedDerivativesCall, model, hybrid);
+      }
     }
     // MuJoCo 2.2's XML reader stops at 100 nested elements: no 100-link chain there
     if (model == "chain100") continue;

@@ -18,6 +18,7 @@
 #include "core/algorithm/constrained_dynamics.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
+#include "core/algorithm/hybrid_dynamics_derivatives.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/kinematics.hpp"
@@ -140,6 +141,16 @@ TEST(AllocationTest, ArticulatedBodyPassesAllocateNothingOnEveryJointType) {
   for (std::size_t i = 0; i < prescribed.size(); i += 3) prescribed[i] = 1;
   EXPECT_EQ(allocationsDuring([&] { articulatedBodyForwardDynamics(model, data, q, v, a); }), 0);
   EXPECT_EQ(allocationsDuring([&] { hybridDynamics(model, data, q, v, a, prescribed, a); }), 0);
+  EXPECT_EQ(allocationsDuring([&] {
+              forwardDynamicsDerivatives(model, data, q, v, a, 0.0,
+                                         ForwardDerivativeRoute::ArticulatedBody);
+            }),
+            0);
+  HybridDynamicsDerivatives derivatives(model);
+  EXPECT_EQ(allocationsDuring([&] {
+              hybridDynamicsDerivatives(model, data, q, v, a, prescribed, a, 0.0, derivatives);
+            }),
+            0);
 }
 
 TEST(AllocationTest, ConstrainedDynamicsAllocatesNothing) {
