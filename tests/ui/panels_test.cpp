@@ -6,6 +6,7 @@
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
@@ -13,6 +14,7 @@
 #include <QValueAxis>
 #include <array>
 
+#include "ui/panels/nice_ticks.hpp"
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
 #include "ui_test_support.hpp"
@@ -245,6 +247,75 @@ TEST(PlotPanel, AppendsBatchesInOrderAndGrowsTheAxesToFitThem) {
   EXPECT_DOUBLE_EQ(time_axis->max(), 2.0);
   EXPECT_LE(value_axis->min(), -2.0);
   EXPECT_GE(value_axis->max(), 3.0);
+}
+
+// the labels an axis shows for its ticks, formatted as QValueAxis formats them
+QStringList tickLabels(const QValueAxis& axis) {
+  QStringList labels;
+  const QByteArray format = axis.labelFormat().toLatin1();
+  for (double t = axis.tickAnchor(); t <= axis.max() + 1e-9 * axis.tickInterval();
+       t += axis.tickInterval()) {
+    if (t >= axis.min() - 1e-9 * axis.tickInterval()) labels << QString::asprintf(format, t);
+  }
+  return labels;
+}
+
+TEST(NiceTicks, StepsAreOneTwoOrFiveTimesAPowerOfTenWithTheDecimalsTheyNeed) {
+  const NiceTicks seconds = niceTicks(0.0, 29.9);  // the labels 7.47 / 14.9 / 29.9 of old
+  EXPECT_DOUBLE_EQ(seconds.interval, 10.0);
+  EXPECT_EQ(seconds.label_format, "%.0f");
+  const NiceTicks small = niceTicks(-0.00196, 0.000123);  // "0.000123", "-0.00196"
+  EXPECT_DOUBLE_EQ(small.interval, 0.0005);
+  EXPECT_EQ(small.label_format, "%.4f");
+  EXPECT_LE(small.anchor, -0.00196);
+  EXPECT_DOUBLE_EQ(niceTicks(0.0, 1.0).interval, 0.2);
+  EXPECT_DOUBLE_EQ(niceTicks(-1.0, 1.0).interval, 0.5);
+  EXPECT_EQ(niceTicks(1.2e-5, 1.9e-5).label_format, "%.6f");  // micrometres: 0.000012
+  EXPECT_EQ(niceTicks(0.0, 3e-7).label_format, "%.0e");       // scientific below that
+  EXPECT_EQ(niceTicks(1e6, 3e6).label_format, "%.1e");        // and from a million on
+}
+
+TEST(PlotPanel, TickLabelsAreNiceNumbersThatNeverRepeat) {
+  PlotPanel panel;
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+  const auto* time_axis = qobject_cast<QValueAxis*>(panel.chart()->axes(Qt::Horizontal).value(0));
+  const auto* value_axis = qobject_cast<QValueAxis*>(panel.chart()->axes(Qt::Vertical).value(0));
+  ASSERT_NE(time_axis, nullptr);
+  ASSERT_NE(value_axis, nullptr);
+  const auto expectReadable = [](const QValueAxis& axis) {
+    const QStringList labels = tickLabels(axis);
+    EXPECT_GE(labels.size(), 3) << labels.join(" ").toStdString();
+    EXPECT_FALSE(axis.labelsTruncated()) << labels.join(" ").toStdString();
+    EXPECT_EQ(QSet<QString>(labels.begin(), labels.end()).size(), labels.size())
+        << "repeated labels: " << labels.join(" ").toStdString();
+    for (const QString& label : labels) {
+      EXPECT_LE(label.size(), 9) << label.toStdString();
+      EXPECT_FALSE(label.contains("e-1")) << "rounding noise shown: " << label.toStdString();
+    }
+  };
+  // the statics residual: one Newton iteration at log10 |R| = -17.2
+  const int residual = panel.addSeries("statics residual log10 |R|");
+  panel.appendPoints(residual, {QPointF(1.0, -17.2)});
+  ASSERT_EQ(panel.drawnPointCount(residual), 1);  // drawn now, the axes grown
+  EXPECT_NEAR(value_axis->min(), -17.2, 0.1);
+  expectReadable(*time_axis);
+  expectReadable(*value_axis);
+  panel.clear();
+  // a tip that moves by micrometres around zero, over 0.3 s
+  const int tip = panel.addSeries("tip y [m]");
+  panel.appendPoints(tip, {QPointF(0.0, 0.0), QPointF(0.15, -1.96e-6), QPointF(0.3, 1.23e-6)});
+  ASSERT_EQ(panel.drawnPointCount(tip), 3);
+  EXPECT_LT(value_axis->max() - value_axis->min(), 1e-5);
+  expectReadable(*time_axis);
+  expectReadable(*value_axis);
+  EXPECT_EQ(tickLabels(*time_axis).front(), "0.0");
+  // zoomed in, the ticks follow the new range
+  panel.chart()->zoomIn();
+  expectReadable(*time_axis);
+  QTest::qWait(50);  // laid out and painted
+  EXPECT_FALSE(value_axis->labelsTruncated());
+  test::saveScreenshot(panel.grab().toImage(), "plot_nice_ticks");
 }
 
 TEST(TimelineBar, OffersSpeedsFromATenthToTenTimes) {

@@ -21,6 +21,7 @@
 #include <map>
 
 #include "ui/export_settings.hpp"
+#include "ui/panels/nice_ticks.hpp"
 #include "ui/turn_queue.hpp"
 
 namespace tendril {
@@ -36,19 +37,32 @@ constexpr int kMinBuckets = 200;
 constexpr int kPanStepPixels = 20;
 const QColor kCursorColor(200, 40, 40);
 
+void applyNiceTicks(QValueAxis* axis) {
+  if (!(axis->max() > axis->min())) return;
+  const NiceTicks ticks = niceTicks(axis->min(), axis->max());
+  axis->setTickAnchor(ticks.anchor);
+  axis->setTickInterval(ticks.interval);
+  axis->setLabelFormat(ticks.label_format);
+}
+
 }  // namespace
 
 PlotPanel::PlotPanel(QWidget* parent)
     : QChartView(parent), cursor_time_(std::numeric_limits<double>::quiet_NaN()) {
   auto* chart = new QChart();
-  chart->legend()->setAlignment(Qt::AlignRight);
+  // below the plot, where long series names have the chart's whole width
+  chart->legend()->setAlignment(Qt::AlignBottom);
   chart->setMargins(QMargins(4, 4, 4, 4));
   time_axis_ = new QValueAxis(chart);
   time_axis_->setTitleText(tr("t [s]"));
   value_axis_ = new QValueAxis(chart);
-  // short labels: a wide range in long notation squeezes the plot into ellipses
-  time_axis_->setLabelFormat("%.3g");
-  value_axis_->setLabelFormat("%.3g");
+  // ticks at 1, 2, 5 x 10^k with the decimals they need, whatever the range (zoom included)
+  for (QValueAxis* axis : {time_axis_, value_axis_}) {
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTruncateLabels(false);  // "2.5e-..." says nothing: the axis makes room instead
+    applyNiceTicks(axis);
+    connect(axis, &QValueAxis::rangeChanged, this, [axis] { applyNiceTicks(axis); });
+  }
   chart->addAxis(time_axis_, Qt::AlignBottom);
   chart->addAxis(value_axis_, Qt::AlignLeft);
   setChart(chart);
@@ -572,10 +586,13 @@ void PlotPanel::growAxes(const QPointF& low, const QPointF& high) {
     y_min = std::min(value_axis_->min(), y_min);
     y_max = std::max(value_axis_->max(), y_max);
   } else {
+    // a first point alone still spans a range whose ticks differ (a relative margin, so that a
+    // value of -17.2 is not labelled -17.2 at every tick)
     has_points_ = true;
-    t_max = std::max(t_max, t_min + 1e-6);
-    y_min -= 1e-6;
-    y_max += 1e-6;
+    t_max = std::max(t_max, t_min + std::max(1e-6, 1e-3 * std::abs(t_min)));
+    const double margin = std::max(1e-6, 1e-3 * std::max(std::abs(y_min), std::abs(y_max)));
+    y_min -= margin;
+    y_max += margin;
   }
   if (t_min != time_axis_->min() || t_max != time_axis_->max()) {
     time_axis_->setRange(t_min, t_max);
