@@ -71,6 +71,14 @@ Vector6d jointOmegaRate(const VirtualJoint& joint, const Data& data, int j,
   return joint.h * basisTimes(joint, joint.Phi_z1, v_j);
 }
 
+// out = a b, in place and inlined (SE3::operator* is out of line; this is the pose pass's one
+// product per joint)
+void compose(const SE3& a, const SE3& b, SE3& out) {
+  out.R.noalias() = a.R * b.R;
+  out.p.noalias() = a.R * b.p;
+  out.p += a.p;
+}
+
 // k when the screw is a rotation about the frame axis +-e_k through the origin, else -1
 int frameAxis(const Vector6d& screw) {
   if (!screw.tail<3>().isZero(0.0)) return -1;
@@ -210,7 +218,11 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
   // g_j = g_parent g_fixed exp(Omega_j)   (2a)
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const int parent = model.joints[j].parent;
-    data.g[j] = parent < 0 ? data.g_pc[j] : data.g[parent] * data.g_pc[j];
+    if (parent < 0) {
+      data.g[j] = data.g_pc[j];
+    } else {
+      compose(data.g[parent], data.g_pc[j], data.g[j]);
+    }
   }
 }
 
