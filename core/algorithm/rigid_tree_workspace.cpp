@@ -39,6 +39,7 @@ RigidTreeWorkspace::RigidTreeWorkspace(const Model& model)
   }
   run_begin[n] = static_cast<int>(ancestor_runs.size());
   columns = Eigen::Matrix<double, Eigen::Dynamic, 24>::Zero(model.nv, 24);
+  rows = Eigen::Matrix<double, Eigen::Dynamic, 24, Eigen::RowMajor>::Zero(model.nv, 24);
   row_scratch = Eigen::VectorXd::Zero(model.nv);
 }
 
