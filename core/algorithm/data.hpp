@@ -8,6 +8,7 @@
 
 #include "core/algorithm/articulated_body_workspace.hpp"
 #include "core/algorithm/model_agnostic_workspace.hpp"
+#include "core/algorithm/rigid_tree_workspace.hpp"
 #include "core/math/dexp_derivatives.hpp"
 #include "core/model/model.hpp"
 
@@ -123,6 +124,11 @@ struct Data {
   // computed by articulatedBodyForwardDynamics() and hybridDynamics() (articulated_body.hpp);
   // empty for models the recursion does not apply to
   ArticulatedBodyWorkspace articulated;
+
+  //-------------------- rigid-tree routes of the mass matrix and the ID derivatives
+  // written by massMatrix() and inverseDynamicsDerivatives() (rigid_tree_workspace.hpp); empty for
+  // models whose rod divisions share coordinates among intervals
+  RigidTreeWorkspace rigid;
 
   //-------------------- scratch (sized once)
   Matrix6Xd scratch_6n;  ///< 6 x max nq_j

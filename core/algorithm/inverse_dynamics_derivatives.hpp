@@ -33,6 +33,15 @@ void inverseDynamicsDerivativesAtKinematics(const Model& model, Data& data,
                                             const Eigen::Ref<const Eigen::VectorXd>& a,
                                             double t = 0.0);
 
+/// \brief inverseDynamicsDerivatives() by the route for every model (coordinate groups of any
+///        size), which the rigid-tree route (models whose joints each own their coordinates,
+///        supportsRigidTreeRoutes()) must reproduce; for the tests and the benchmarks that compare
+///        the two.
+void groupedInverseDynamicsDerivatives(const Model& model, Data& data,
+                                       const Eigen::Ref<const Eigen::VectorXd>& q,
+                                       const Eigen::Ref<const Eigen::VectorXd>& v,
+                                       const Eigen::Ref<const Eigen::VectorXd>& a, double t = 0.0);
+
 /// \brief Body-frame derivatives of one frame's twist and acceleration (6 x nv each).
 struct FrameDerivatives {
   explicit FrameDerivatives(const Model& model)

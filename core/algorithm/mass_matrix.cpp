@@ -1,6 +1,7 @@
 #include "core/algorithm/mass_matrix.hpp"
 
 #include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/rigid_tree_workspace.hpp"
 
 namespace tendril {
 namespace {
@@ -87,6 +88,46 @@ void crossBlocks(const Model& model, Data& data, int h) {
   }
 }
 
+// The rigid-tree route (every joint owns its coordinates, no added mass): the same CRBA with one
+// column per coordinate. M[a, c] = S_a^T I_j S_c for c a coordinate of joint j and a one of j or of
+// an ancestor, I_j the composite inertia of j's subtree (compact form, in world). F = I_j S_c is
+// formed once; the entries against the ancestors are then S_rows(run) F over the runs of
+// consecutive ancestor coordinates (RigidTreeWorkspace::S()): six axpys over whole packets, not one
+// 6-term dot product and two joint look-ups per entry. Only ancestors are visited, so the entries
+// between branches keep the zeros Data was built with.
+void rigidTreeMassMatrix(const Model& model, Data& data) {
+  RigidTreeWorkspace& w = data.rigid;
+  auto S_rows = w.S();
+  Eigen::MatrixXd& M = data.M;
+  // forward: every body and every subspace column in world
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    data.I_composite[j] = joint.inertia.transformed(data.g[j]);
+    if (joint.nq == 0) continue;
+    // a single screw is the same in the joint base and the child frame
+    const SE3 base = joint.single_screw ? data.g[j] : data.g[j] * data.g_local[j].inverse();
+    for (int k = 0; k < joint.nq; ++k)
+      S_rows.row(joint.idx_q + k) = applyAd(base, Vector6d(data.S[j].col(k))).transpose();
+  }
+  // backward: composites; per coordinate its joint's own block and its column over the ancestors,
+  // mirrored into the row
+  for (int j = model.n_vjoints() - 1; j >= 0; --j) {
+    const VirtualJoint& joint = model.joints[j];
+    const int end = joint.idx_q + joint.nq;
+    for (int c = joint.idx_q; c < end; ++c) {
+      const Vector6d F = data.I_composite[j] * Vector6d(S_rows.row(c).transpose());
+      for (int r = c; r < end; ++r) M(r, c) = M(c, r) = S_rows.row(r).dot(F.transpose());
+      for (int run = w.run_begin[j]; run < w.run_begin[j + 1]; ++run) {
+        const CoordinateBlock& ancestors = w.ancestor_runs[run];
+        auto column = M.col(c).segment(ancestors.idx, ancestors.n);
+        column.noalias() = S_rows.middleRows(ancestors.idx, ancestors.n).lazyProduct(F);
+        M.row(c).segment(ancestors.idx, ancestors.n) = column.transpose();
+      }
+    }
+    if (joint.parent >= 0) data.I_composite[joint.parent] += data.I_composite[j];
+  }
+}
+
 }  // namespace
 
 const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
@@ -96,6 +137,14 @@ const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
 }
 
 const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data) {
+  if (data.rigid.supported) {
+    rigidTreeMassMatrix(model, data);
+    return data.M;
+  }
+  return groupedMassMatrixFromKinematics(model, data);
+}
+
+const Eigen::MatrixXd& groupedMassMatrixFromKinematics(const Model& model, Data& data) {
   // forward: every lumped body and every subspace in world
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];

@@ -21,6 +21,12 @@ const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
 
 /// \brief The same, reusing the position stage already in data, world poses included (e.g. right
 ///        after inverseDynamics at the same q, as forward dynamics does).
+/// Models whose joints each own their coordinates (supportsRigidTreeRoutes()) take the rigid-tree
+/// route, one column per coordinate; the others the grouped route below.
 const Eigen::MatrixXd& massMatrixFromKinematics(const Model& model, Data& data);
+
+/// \brief The route for every model (coordinate groups of any size), which the rigid-tree route
+///        must reproduce; for the tests and the benchmarks that compare the two.
+const Eigen::MatrixXd& groupedMassMatrixFromKinematics(const Model& model, Data& data);
 
 }  // namespace tendril

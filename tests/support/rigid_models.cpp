@@ -1,7 +1,10 @@
 #include "tests/support/rigid_models.hpp"
 
 #include <array>
+#include <random>
 #include <vector>
+
+#include "tests/support/test_models.hpp"
 
 namespace tendril::test {
 namespace {
@@ -104,6 +107,32 @@ RobotDescription benchmarkHumanoid() {
   limb("right_leg", "pelvis", {0.0, -0.1, -0.05}, leg, {0.0, 0.0, -0.2}, 3.0);
   limb("left_arm", "waist1", {0.0, 0.2, 0.25}, arm, {0.0, 0.0, -0.12}, 1.2);
   limb("right_arm", "waist1", {0.0, -0.2, 0.25}, arm, {0.0, 0.0, -0.12}, 1.2);
+  return robot;
+}
+
+RobotDescription randomRigidTree(unsigned seed, int n_links) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const JointType types[] = {JointType::Revolute,    JointType::Prismatic, JointType::Helical,
+                             JointType::Cylindrical, JointType::Universal, JointType::Planar,
+                             JointType::Spherical,   JointType::Free,      JointType::Fixed};
+  RobotDescription robot;
+  robot.name = "random_rigid_tree_" + std::to_string(seed);
+  std::vector<std::string> names;
+  for (int i = 0; i < n_links; ++i) {
+    const std::string parent = names.empty() ? "world" : names[rng() % names.size()];
+    const std::string name = linkName(i);
+    LinkDesc link =
+        rigidLink(name, parent, types[(i + seed) % 9], {unit(rng), unit(rng), unit(rng) + 2.0});
+    link.origin.position = {0.05 * unit(rng), 0.05 * unit(rng), 0.05 * unit(rng)};
+    link.origin.rpy = {unit(rng), unit(rng), unit(rng)};
+    RigidBodyDesc& body = link.rigid();
+    body.mass = 0.5 + 0.5 * (unit(rng) + 1.0);
+    body.com = {0.05 * unit(rng), 0.05 * unit(rng), 0.05 * unit(rng)};
+    body.inertia = {2e-3, 3e-3, 4e-3, 2e-4 * unit(rng), 2e-4 * unit(rng), 2e-4 * unit(rng)};
+    names.push_back(name);
+    robot.links.push_back(link);
+  }
   return robot;
 }
 

@@ -25,4 +25,9 @@ RobotDescription branchedTree(int n, int branching);
 ///        6-joint legs and two 7-joint arms (29 revolute joints), with limb-like masses.
 RobotDescription benchmarkHumanoid();
 
+/// \brief A tree of n rigid links on every joint type in turn (revolute, prismatic, helical,
+///        cylindrical, universal, planar, spherical, free, fixed), each hung from a random earlier
+///        link with a random placement, axis, mass and full inertia tensor.
+RobotDescription randomRigidTree(unsigned seed, int n_links);
+
 }  // namespace tendril::test

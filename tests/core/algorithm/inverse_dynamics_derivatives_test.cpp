@@ -12,6 +12,8 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/algorithm/rigid_tree_workspace.hpp"
+#include "tests/support/rigid_models.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
@@ -117,6 +119,79 @@ TEST(InverseDynamicsDerivatives, BasesOnSomeStrainComponents) {
   }
 }
 
+// point loads on rigid bodies, in the local and the global frame, with offsets and a time-varying
+// scale: their pose sensitivity K enters the rigid-tree route's composites
+RobotDescription withPointLoads(RobotDescription robot) {
+  PointLoadDesc global;
+  global.name = "global";
+  global.link = "link3";
+  global.offset = {0.0, 0.01, -0.02};
+  global.frame = LoadFrame::Global;
+  global.wrench = {0.3, -0.2, 0.1, 1.0, -2.0, 3.0};
+  global.scale.kind = TimeFunction::Kind::Sine;
+  global.scale.amplitude = 0.5;
+  global.scale.offset = 1.0;
+  PointLoadDesc follower = global;
+  follower.name = "follower";
+  follower.frame = LoadFrame::Local;
+  follower.link = "link5";
+  robot.point_loads = {global, follower};
+  return robot;
+}
+
+// the rigid-tree route (every joint owns its coordinates) on every joint type, with and without
+// loads: against central differences, and against the grouped route to round-off
+TEST(InverseDynamicsDerivatives, RigidTreeRouteMatchesCentralDifferencesOnEveryJoint) {
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    const RobotDescription robot = test::randomRigidTree(seed, 10);
+    ASSERT_TRUE(supportsRigidTreeRoutes(buildModel(robot)));
+    expectMatches(robot, seed, 1.0);
+    expectMatches(withPointLoads(robot), seed, 1.0);
+  }
+  expectMatches(test::benchmarkHumanoid(), 7, 1.0);
+}
+
+// the two routes add the same products in other orders; a wrong or missing term shows as 1e-3 of
+// the largest entry or more
+void expectRoutesAgree(const RobotDescription& robot, unsigned seed, bool at_rest = false) {
+  const Model model = buildModel(robot);
+  ASSERT_TRUE(supportsRigidTreeRoutes(model)) << robot.name;
+  test::State s = test::randomState(model, seed, 1.0);
+  if (at_rest) {
+    s.v.setZero();
+    s.a.setZero();
+  }
+  Data rigid(model), grouped(model);
+  inverseDynamicsDerivatives(model, rigid, s.q, s.v, s.a, 0.3);
+  groupedInverseDynamicsDerivatives(model, grouped, s.q, s.v, s.a, 0.3);
+  const auto difference = [](const Eigen::MatrixXd& x, const Eigen::MatrixXd& y) {
+    return (x - y).cwiseAbs().maxCoeff() / std::max(y.cwiseAbs().maxCoeff(), 1e-300);
+  };
+  constexpr double kRoundOff = 1e-12;
+  EXPECT_LT(difference(rigid.dtau_dq, grouped.dtau_dq), kRoundOff) << robot.name;
+  if (at_rest) {
+    EXPECT_EQ(rigid.dtau_dv, grouped.dtau_dv) << robot.name;
+  } else {
+    EXPECT_LT(difference(rigid.dtau_dv, grouped.dtau_dv), kRoundOff) << robot.name;
+  }
+  EXPECT_EQ(rigid.tau, grouped.tau) << robot.name;
+}
+
+TEST(InverseDynamicsDerivatives, RigidTreeRouteEqualsTheGroupedRoute) {
+  for (unsigned seed = 1; seed <= 8; ++seed) {
+    const RobotDescription robot = test::randomRigidTree(seed, 4 + 3 * static_cast<int>(seed));
+    expectRoutesAgree(robot, seed);
+    expectRoutesAgree(robot, seed, /*at_rest=*/true);
+    if (seed >= 2) expectRoutesAgree(withPointLoads(robot), seed);
+  }
+  expectRoutesAgree(test::benchmarkArm(), 1);
+  expectRoutesAgree(test::benchmarkChain(30), 2);
+  expectRoutesAgree(test::branchedTree(31, 2), 3);
+  expectRoutesAgree(test::branchedTree(31, 5), 4);
+  expectRoutesAgree(test::benchmarkHumanoid(), 5);
+  expectRoutesAgree(test::example("rigid_7dof_arm"), 6);
+}
+
 // point loads in the local and the global frame, with offsets and a time-varying scale
 TEST(InverseDynamicsDerivatives, LocalAndGlobalPointLoads) {
   for (unsigned seed = 1; seed <= 3; ++seed) {
@@ -198,6 +273,7 @@ TEST(InverseDynamicsDerivatives, FrameDerivativesMatchCentralDifferences) {
   for (const auto& [name, robot] :
        {std::pair{std::string("random2"), test::randomHybrid(2)},
         std::pair{std::string("random3"), test::randomHybrid(3)},
+        std::pair{std::string("rigid tree"), test::randomRigidTree(5, 9)},
         std::pair{std::string("hybrid_serial_robot"), test::example("hybrid_serial_robot")}}) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);

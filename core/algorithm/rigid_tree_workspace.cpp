@@ -1,0 +1,46 @@
+#include "core/algorithm/rigid_tree_workspace.hpp"
+
+#include <algorithm>
+
+namespace tendril {
+
+bool supportsRigidTreeRoutes(const Model& model) {
+  if (model.has_added_mass) return false;
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    if (joint.nq > 0 && (joint.group_first != j || joint.group_next >= 0)) return false;
+  }
+  return true;
+}
+
+RigidTreeWorkspace::RigidTreeWorkspace(const Model& model)
+    : supported(supportsRigidTreeRoutes(model)) {
+  if (!supported) return;
+  const int n = model.n_vjoints();
+  run_begin.assign(static_cast<std::size_t>(n) + 1, 0);
+  std::vector<CoordinateBlock> path;
+  for (int j = 0; j < n; ++j) {
+    // the ancestors' coordinate blocks, ascending, then merged where one ends as the next begins
+    path.clear();
+    for (int a = model.joints[j].parent; a >= 0; a = model.joints[a].parent) {
+      if (model.joints[a].nq > 0) path.push_back({model.joints[a].idx_q, model.joints[a].nq});
+    }
+    std::sort(path.begin(), path.end(),
+              [](const CoordinateBlock& x, const CoordinateBlock& y) { return x.idx < y.idx; });
+    run_begin[j] = static_cast<int>(ancestor_runs.size());
+    for (const CoordinateBlock& block : path) {
+      if (static_cast<int>(ancestor_runs.size()) > run_begin[j] &&
+          ancestor_runs.back().idx + ancestor_runs.back().n == block.idx) {
+        ancestor_runs.back().n += block.n;
+      } else {
+        ancestor_runs.push_back(block);
+      }
+    }
+  }
+  run_begin[n] = static_cast<int>(ancestor_runs.size());
+  columns = Eigen::Matrix<double, Eigen::Dynamic, 24>::Zero(model.nv, 24);
+  rows = Eigen::Matrix<double, Eigen::Dynamic, 24, Eigen::RowMajor>::Zero(model.nv, 24);
+  row_scratch = Eigen::VectorXd::Zero(model.nv);
+}
+
+}  // namespace tendril

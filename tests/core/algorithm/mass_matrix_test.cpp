@@ -1,0 +1,86 @@
+// Tests for core/algorithm/mass_matrix.cpp: the rigid-tree route (one column per coordinate, run
+// over the ancestors) against the grouped route every model can take, on random rigid trees of
+// every joint type, the robots of issue 28 and every bundled example the route applies to. The
+// physics of M (columns of ID differences, kinetic energy) is tested in inverse_dynamics_test.cpp
+// and against MuJoCo in mujoco_comparison_test.cpp.
+
+#include "core/algorithm/mass_matrix.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/rigid_tree_workspace.hpp"
+#include "core/io/json_io.hpp"
+#include "tests/support/rigid_models.hpp"
+#include "tests/support/test_models.hpp"
+
+namespace tendril {
+namespace {
+
+// the two routes add the same products in other orders: they differ by rounding only, some 1e-16
+// of the largest entry; a wrong or missing term (a transport, a composite) moves entries by 1e-3
+// of it or more
+constexpr double kTolerance = 1e-12;
+
+double largestDifference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
+}
+
+void expectRoutesAgree(const RobotDescription& robot, unsigned seed) {
+  const Model model = buildModel(robot);
+  ASSERT_TRUE(supportsRigidTreeRoutes(model)) << robot.name;
+  Data rigid(model), grouped(model);
+  ASSERT_TRUE(rigid.rigid.supported);
+  for (unsigned k = 0; k < 3; ++k) {
+    const test::State s = test::randomState(model, seed * 17 + k, 1.0);
+    const Eigen::MatrixXd M = massMatrix(model, rigid, s.q);
+    forwardKinematics(model, grouped, s.q);
+    const Eigen::MatrixXd& reference = groupedMassMatrixFromKinematics(model, grouped);
+    ASSERT_TRUE(M.allFinite()) << robot.name;
+    EXPECT_LT(largestDifference(M, reference), kTolerance) << robot.name << " state " << k;
+    EXPECT_EQ(M, M.transpose()) << robot.name;
+  }
+}
+
+TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnRandomTreesOfEveryJoint) {
+  for (unsigned seed = 1; seed <= 8; ++seed)
+    expectRoutesAgree(test::randomRigidTree(seed, 4 + 3 * static_cast<int>(seed)), seed);
+}
+
+TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnTheBenchmarkRobots) {
+  expectRoutesAgree(test::benchmarkArm(), 1);
+  expectRoutesAgree(test::benchmarkChain(30), 2);
+  expectRoutesAgree(test::branchedTree(31, 2), 3);
+  expectRoutesAgree(test::branchedTree(31, 5), 4);
+  expectRoutesAgree(test::benchmarkHumanoid(), 5);
+}
+
+// rigid robots own their coordinates; the others (rods of several intervals, added mass) must keep
+// the grouped route
+TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnEveryExampleItAppliesTo) {
+  int applied = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(TENDRIL_EXAMPLES_DIR)) {
+    if (entry.path().extension() != ".json") continue;
+    const RobotDescription robot = loadRobot(entry.path());
+    const Model model = buildModel(robot);
+    if (!supportsRigidTreeRoutes(model)) {
+      EXPECT_FALSE(Data(model).rigid.supported) << entry.path();
+      continue;
+    }
+    expectRoutesAgree(robot, 6);
+    ++applied;
+  }
+  EXPECT_GE(applied, 1);  // rigid_7dof_arm
+}
+
+TEST(MassMatrixTest, ModelsWhoseRodsShareCoordinatesTakeTheGroupedRoute) {
+  const Model model = buildModel(test::example("soft_cantilever"));
+  EXPECT_FALSE(supportsRigidTreeRoutes(model));
+  EXPECT_FALSE(Data(model).rigid.supported);
+}
+
+}  // namespace
+}  // namespace tendril
