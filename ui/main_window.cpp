@@ -321,6 +321,12 @@ void MainWindow::createFileMenu() {
     if (!path.isEmpty()) importUrdfFile(path);
   });
   import_urdf->setObjectName("importUrdfAction");
+  QAction* open_sweep = menu->addAction(tr("Open S&weep Result..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Sweep Result"), QString(),
+                                                      tr("Sweep results (*.csv);;All files (*)"));
+    if (!path.isEmpty()) openSweepResult(path);
+  });
+  open_sweep->setObjectName("openSweepResultAction");
   recent_menu_ = menu->addMenu(tr("Open &Recent"));
   examples_menu_ = menu->addMenu(tr("&Examples"));
   examples_menu_->setObjectName("examplesMenu");

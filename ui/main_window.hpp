@@ -47,6 +47,7 @@ class PlotPanel;
 class PropertyPanel;
 class ReplayExporter;
 class SimulationController;
+struct SweepSpec;
 class TimelineBar;
 class ViewportWidget;
 
@@ -70,6 +71,13 @@ class MainWindow : public QMainWindow {
   /// \brief Imports the URDF robot \p path as a new, unsaved model (File > Import URDF). On
   ///        failure the current model stays and an error box says why. \return true when imported
   bool importUrdfFile(const QString& path);
+  /// \brief File > Open Sweep Result: reads a sweep's results CSV and the spec beside it and
+  ///        shows them in a SweepResultDialog, whose points open their case's model. On failure
+  ///        an error box names the file and lastError() says why. \return true when shown
+  bool openSweepResult(const QString& path);
+  /// \brief Shows case \p index of \p spec as a new, unsaved model ("Opened case N of sweep
+  ///        \p sweep_name"). On failure the current model stays. \return true when opened
+  bool openSweepCase(const SweepSpec& spec, int index, const QString& sweep_name);
 
   // ---- editing (each returns false, with the reason in lastError(), when nothing changed)
   /// \brief Adds a rigid link with a \p joint at the tip of the selected link (or the world).

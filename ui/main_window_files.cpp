@@ -1,5 +1,5 @@
-// MainWindow, part three: File > Examples, File > Import URDF and the autosave that offers to
-// recover unsaved work after a crash (ui/main_window.hpp).
+// MainWindow, part three: File > Examples, File > Import URDF, File > Open Sweep Result and the
+// autosave that offers to recover unsaved work after a crash (ui/main_window.hpp).
 
 #include <QDir>
 #include <QFile>
@@ -10,14 +10,19 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
+#include <stdexcept>
+#include <utility>
 
 #include "core/edit/description_edit.hpp"
 #include "core/io/json_io.hpp"
 #include "core/io/urdf_import.hpp"
 #include "core/sim/rest_frame.hpp"
+#include "core/study/sweep_result.hpp"
+#include "core/study/sweep_run.hpp"
 #include "ui/app_paths.hpp"
 #include "ui/main_window.hpp"
 #include "ui/main_window_internal.hpp"
+#include "ui/sweep_result_dialog.hpp"
 
 namespace tendril {
 
@@ -63,6 +68,40 @@ bool MainWindow::importUrdfFile(const QString& path) {
   recovered_unsaved_ = true;
   updateTitle();
   statusBar()->showMessage(tr("Imported %1").arg(name), kStatusMessageMs);
+  return true;
+}
+
+bool MainWindow::openSweepResult(const QString& path) {
+  SweepResult result;
+  try {
+    result = loadSweepResult(toPath(path));
+  } catch (const std::exception& error) {
+    showError(tr("Cannot open the sweep result %1").arg(QFileInfo(path).fileName()),
+              QString::fromStdString(error.what()));
+    return false;
+  }
+  auto* dialog = new SweepResultDialog(std::move(result), path, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &SweepResultDialog::caseRequested, this, [this, dialog](int index) {
+    if (confirmDiscardChanges()) openSweepCase(dialog->result().spec, index, dialog->sweepName());
+  });
+  dialog->show();
+  return true;
+}
+
+bool MainWindow::openSweepCase(const SweepSpec& spec, int index, const QString& sweep_name) {
+  const QString failure = tr("Cannot open case %1 of sweep %2").arg(index).arg(sweep_name);
+  const auto read = [&] {
+    CaseModel model = caseDescription(spec, index);  // throws for an index outside the sweep
+    if (!model.description) throw std::runtime_error(model.error);
+    return *model.description;
+  };
+  if (!adoptDescription(read, failure)) return false;
+  setCurrentFile(QString());  // a new document: Save asks where it goes
+  recovered_unsaved_ = true;
+  updateTitle();
+  statusBar()->showMessage(tr("Opened case %1 of sweep %2").arg(index).arg(sweep_name),
+                           kStatusMessageMs);
   return true;
 }
 
