@@ -29,6 +29,12 @@ namespace {
 
 constexpr double kMarkerSize = 10.0;
 constexpr double kAxisPadding = 0.05;  // of the data's span, so no point sits on a border
+// the chart takes most of the width; the failed cases' messages wrap in the rest
+constexpr int kChartWidth = 640;
+constexpr int kFailedListWidth = 300;
+// few ticks: labels such as "1.5e+06" stay whole on a chart a few hundred pixels wide
+constexpr int kXTicks = 5;
+constexpr int kYTicks = 6;
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -117,6 +123,9 @@ void SweepResultDialog::buildLayout() {
   failed_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   failed_table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   failed_table_->setWordWrap(true);
+  // long messages wrap: their rows grow or shrink with the message column
+  connect(failed_table_->horizontalHeader(), &QHeaderView::sectionResized, failed_table_,
+          &QTableWidget::resizeRowsToContents);
   failed_table_->setToolTip(tr("Double-click a case to open its model"));
   connect(failed_table_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
     emit caseRequested(failed_table_->item(row, 0)->data(Qt::UserRole).toInt());
@@ -129,8 +138,9 @@ void SweepResultDialog::buildLayout() {
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(chart_view_);
   splitter->addWidget(failed_box);
-  splitter->setStretchFactor(0, 3);
-  splitter->setStretchFactor(1, 1);
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 0);
+  splitter->setSizes({kChartWidth, kFailedListWidth});
 
   auto* hint = new QLabel(tr("Hover a point for its case; click it to open the case's model."));
   hint->setEnabled(false);
@@ -257,6 +267,7 @@ void SweepResultDialog::fitAxis(QValueAxis* axis, double low, double high, const
   // a single value still gets a span around it; otherwise a margin so no point sits on a border
   const double span = high > low ? high - low : std::max(std::abs(low), 1.0);
   axis->setRange(low - kAxisPadding * span, high + kAxisPadding * span);
+  axis->setTickCount(axis == x_axis_ ? kXTicks : kYTicks);  // applyNiceNumbers changes it
   axis->applyNiceNumbers();
 }
 

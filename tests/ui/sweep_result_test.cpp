@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -16,6 +18,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolTip>
 #include <QValueAxis>
 #include <cmath>
@@ -147,7 +150,7 @@ TEST_F(SweepResultTest, ScatterHasOnePointPerSuccessfulCaseAtItsValues) {
   dialog->yCombo()->setCurrentIndex(z_item);
   check_points(tip_z.toStdString());
   EXPECT_NE(dialog->scatter()->points(), before);
-  // the stiffer the rod, the less its tip sags: the picture must show the points
+  // the picture must show the points, not a blank chart
   QTest::qWait(100);
   const QImage shot = test::grabWindow(*dialog);
   test::saveScreenshot(shot, "sweep_result_scatter");
@@ -199,6 +202,41 @@ TEST_F(SweepResultTest, HoveringAPointNamesItsCaseAndClickingItOpensTheCaseModel
   EXPECT_TRUE(window.currentFile().isEmpty());
   EXPECT_EQ(window.statusBar()->currentMessage(), "Opened case 3 of sweep cantilever.csv");
   test::saveScreenshot(test::grabWindow(window), "sweep_result_opened_case");
+
+  // the opened case is unsaved: another click asks first; Cancel keeps it, Discard replaces it
+  const RobotDescription case3 = window.robot();
+  for (const auto button : {QMessageBox::Cancel, QMessageBox::Discard}) {
+    bool asked = false;
+    QTimer::singleShot(0, [&] {
+      auto* question = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      ASSERT_NE(question, nullptr);
+      asked = true;
+      question->button(button)->click();
+    });
+    QTest::mouseClick(viewport, Qt::LeftButton, {}, pointPosition(*dialog, 0));
+    EXPECT_TRUE(asked);
+  }
+  EXPECT_EQ(window.robot(), *caseDescription(spec_, dialog->caseOfPoint(0)).description);
+  EXPECT_NE(window.robot(), case3);
+}
+
+TEST_F(SweepResultTest, DoubleClickingAFailedCaseSaysWhyItHasNoModel) {
+  MainWindow window;
+  ASSERT_TRUE(window.openDefaultExample());
+  const RobotDescription before = window.robot();
+  ASSERT_TRUE(window.openSweepResult(csv_));
+  SweepResultDialog* dialog = dialogOf(window);
+  ASSERT_NE(dialog, nullptr);
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(dialog));
+  QTableWidget* failed = dialog->failedCases();
+  const QRect cell = failed->visualItemRect(failed->item(0, 1));
+  QTest::mouseClick(failed->viewport(), Qt::LeftButton, {}, cell.center());
+  QTest::mouseDClick(failed->viewport(), Qt::LeftButton, {}, cell.center());
+  QMessageBox* box = test::visibleErrorBox(window);
+  ASSERT_NE(box, nullptr);
+  EXPECT_EQ(box->text(), "Cannot open case 2 of sweep cantilever.csv");
+  EXPECT_TRUE(window.lastError().contains("poisson_ratio")) << window.lastError().toStdString();
+  EXPECT_EQ(window.robot(), before);
 }
 
 TEST_F(SweepResultTest, APartialResultShowsItsNote) {
