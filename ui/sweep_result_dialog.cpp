@@ -27,7 +27,6 @@
 namespace tendril {
 namespace {
 
-constexpr double kMarkerSize = 10.0;
 constexpr double kAxisPadding = 0.05;  // of the data's span, so no point sits on a border
 // the chart takes most of the width; the failed cases' messages wrap in the rest
 constexpr int kChartWidth = 640;
@@ -38,6 +37,19 @@ constexpr int kYTicks = 6;
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// \brief The 1, 2 or 5 times a power of ten nearest to \p raw (> 0): a tick interval.
+double niceStep(double raw) {
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  const double fraction = raw / power;
+  // the thresholds are about the geometric means of neighbours (1 and 2, 2 and 5, 5 and 10)
+  return power * (fraction < 1.5 ? 1.0 : fraction < 3.5 ? 2.0 : fraction < 7.5 ? 5.0 : 10.0);
+}
+
+/// \brief Markers shrink as points crowd: 1000 cases at full size would be one blot.
+double markerSize(int points) {
+  return points <= 50 ? 10.0 : points <= 500 ? 7.0 : 5.0;
 }
 
 QString formatValue(double value) {
@@ -98,12 +110,10 @@ void SweepResultDialog::buildLayout() {
   chart->legend()->hide();
   chart->setMargins(QMargins(4, 4, 4, 4));
   scatter_ = new QScatterSeries(chart);
-  scatter_->setMarkerSize(kMarkerSize);
   scatter_->setMarkerShape(QScatterSeries::MarkerShapeCircle);
   chart->addSeries(scatter_);
   x_axis_ = new QValueAxis(chart);
   y_axis_ = new QValueAxis(chart);
-  for (QValueAxis* axis : {x_axis_, y_axis_}) axis->setLabelFormat("%.3g");
   chart->addAxis(x_axis_, Qt::AlignBottom);
   chart->addAxis(y_axis_, Qt::AlignLeft);
   scatter_->attachAxis(x_axis_);
@@ -252,6 +262,7 @@ void SweepResultDialog::replot() {
       y_low = std::min(y_low, y), y_high = std::max(y_high, y);
     }
   }
+  scatter_->setMarkerSize(markerSize(static_cast<int>(points.size())));
   scatter_->replace(points);
   scatter_->setName(y_column >= 0 ? columnName(y_column) : QString());
   fitAxis(x_axis_, x_low, x_high, x_column >= 0 ? columnName(x_column) : QString());
@@ -261,14 +272,25 @@ void SweepResultDialog::replot() {
 void SweepResultDialog::fitAxis(QValueAxis* axis, double low, double high, const QString& title) {
   axis->setTitleText(title);
   if (!(low <= high)) {  // no point
+    axis->setTickType(QValueAxis::TicksFixed);
     axis->setRange(0.0, 1.0);
     return;
   }
-  // a single value still gets a span around it; otherwise a margin so no point sits on a border
+  // the range hugs the data with a margin (a single value gets a span around it), and the ticks
+  // sit at round multiples inside it: rounding the range outwards instead would turn 0..20 into
+  // -10..30, a third of the plot empty
   const double span = high > low ? high - low : std::max(std::abs(low), 1.0);
-  axis->setRange(low - kAxisPadding * span, high + kAxisPadding * span);
-  axis->setTickCount(axis == x_axis_ ? kXTicks : kYTicks);  // applyNiceNumbers changes it
-  axis->applyNiceNumbers();
+  const double min = low - kAxisPadding * span, max = high + kAxisPadding * span;
+  const int ticks = axis == x_axis_ ? kXTicks : kYTicks;
+  const double step = niceStep((max - min) / (ticks - 1));
+  axis->setRange(min, max);
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(std::ceil(min / step) * step);
+  axis->setTickInterval(step);
+  // enough significant digits that neighbouring ticks differ (1000.1, 1000.2), no more
+  const int digits =
+      static_cast<int>(std::ceil(std::log10(std::max(std::abs(min), std::abs(max)) / step) + 1.0));
+  axis->setLabelFormat(QStringLiteral("%.%1g").arg(std::clamp(digits, 3, 12)));
 }
 
 int SweepResultDialog::caseOfPoint(int point) const {

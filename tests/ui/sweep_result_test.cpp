@@ -10,7 +10,10 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QScatterSeries>
 #include <QSettings>
@@ -107,8 +110,22 @@ TEST_F(SweepResultTest, ScatterHasOnePointPerSuccessfulCaseAtItsValues) {
   ASSERT_FALSE(rows_[kFailedCase].success);
   MainWindow window;
   ASSERT_TRUE(test::showAndWait(&window));
-  test::findAction(window, "openSweepResultAction");  // File > Open Sweep Result... exists
-  ASSERT_TRUE(window.openSweepResult(csv_)) << window.lastError().toStdString();
+  // File > Open Sweep Result... opens a file dialog: type the file's name and press Return
+  bool picked = false;
+  QTimer poll;
+  QObject::connect(&poll, &QTimer::timeout, [&] {
+    auto* chooser = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+    auto* name = chooser ? chooser->findChild<QLineEdit*>("fileNameEdit") : nullptr;
+    if (name == nullptr || picked) return;
+    picked = true;
+    chooser->setDirectory(temp_.path());
+    QTest::keyClicks(name, QFileInfo(csv_).fileName());
+    QTest::keyClick(name, Qt::Key_Return);
+  });
+  poll.start(20);
+  test::findAction(window, "openSweepResultAction")->trigger();
+  poll.stop();
+  ASSERT_TRUE(picked);
   SweepResultDialog* dialog = dialogOf(window);
   ASSERT_NE(dialog, nullptr);
   ASSERT_TRUE(QTest::qWaitForWindowExposed(dialog));
@@ -133,6 +150,17 @@ TEST_F(SweepResultTest, ScatterHasOnePointPerSuccessfulCaseAtItsValues) {
     auto* y_axis = qobject_cast<QValueAxis*>(dialog->chartView()->chart()->axes(Qt::Vertical)[0]);
     EXPECT_EQ(x_axis->titleText(), "E");
     EXPECT_EQ(y_axis->titleText(), QString::fromStdString(y_name));
+    for (QValueAxis* axis : {x_axis, y_axis}) {  // readable ticks: round, and not too many
+      ASSERT_EQ(axis->tickType(), QValueAxis::TicksDynamic);
+      const double mantissa =
+          axis->tickInterval() / std::pow(10.0, std::floor(std::log10(axis->tickInterval())));
+      EXPECT_TRUE(std::abs(mantissa - 1) < 1e-9 || std::abs(mantissa - 2) < 1e-9 ||
+                  std::abs(mantissa - 5) < 1e-9)
+          << axis->tickInterval();
+      const double shown = (axis->max() - axis->min()) / axis->tickInterval();
+      EXPECT_GE(shown, 2.0);
+      EXPECT_LE(shown, 8.0);
+    }
     for (const QPointF& p : scatter->points()) {  // every point inside the plot
       EXPECT_LT(x_axis->min(), p.x());
       EXPECT_GT(x_axis->max(), p.x());
