@@ -232,8 +232,8 @@ void SweepResultDialog::fillFailedCases() {
   const int rows = static_cast<int>(table.cells.size());
   const int total = result_.spec.caseCount();
   const QString counts = tr("%1 succeeded, %2 failed").arg(rows - failed).arg(failed);
-  const QString description = QString::fromStdString(
-      result_.spec.job.kind == SweepJob::Kind::Statics ? "statics" : "simulation");
+  const QString description =
+      result_.spec.job.kind == SweepJob::Kind::Statics ? tr("statics") : tr("a simulation");
   summary_label_->setText(
       rows == total
           ? tr("%1: %2 cases (%3), %4 of each.").arg(sweepName()).arg(rows).arg(counts, description)
