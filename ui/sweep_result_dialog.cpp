@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "core/study/sweep_run.hpp"
+#include "ui/panels/nice_ticks.hpp"
 
 namespace tendril {
 namespace {
@@ -31,20 +32,12 @@ constexpr double kAxisPadding = 0.05;  // of the data's span, so no point sits o
 // the chart takes most of the width; the failed cases' messages wrap in the rest
 constexpr int kChartWidth = 640;
 constexpr int kFailedListWidth = 300;
-// few ticks: labels such as "1.5e+06" stay whole on a chart a few hundred pixels wide
+// about this many tick intervals: labels such as "1.5e+06" fit a chart a few hundred pixels wide
 constexpr int kXTicks = 5;
 constexpr int kYTicks = 6;
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-/// \brief The 1, 2 or 5 times a power of ten nearest to \p raw (> 0): a tick interval.
-double niceStep(double raw) {
-  const double power = std::pow(10.0, std::floor(std::log10(raw)));
-  const double fraction = raw / power;
-  // the thresholds are about the geometric means of neighbours (1 and 2, 2 and 5, 5 and 10)
-  return power * (fraction < 1.5 ? 1.0 : fraction < 3.5 ? 2.0 : fraction < 7.5 ? 5.0 : 10.0);
 }
 
 /// \brief Markers shrink as points crowd: 1000 cases at full size would be one blot.
@@ -281,16 +274,13 @@ void SweepResultDialog::fitAxis(QValueAxis* axis, double low, double high, const
   // -10..30, a third of the plot empty
   const double span = high > low ? high - low : std::max(std::abs(low), 1.0);
   const double min = low - kAxisPadding * span, max = high + kAxisPadding * span;
-  const int ticks = axis == x_axis_ ? kXTicks : kYTicks;
-  const double step = niceStep((max - min) / (ticks - 1));
+  const NiceTicks ticks = niceTicks(min, max, axis == x_axis_ ? kXTicks : kYTicks);
   axis->setRange(min, max);
   axis->setTickType(QValueAxis::TicksDynamic);
-  axis->setTickAnchor(std::ceil(min / step) * step);
-  axis->setTickInterval(step);
-  // enough significant digits that neighbouring ticks differ (1000.1, 1000.2), no more
-  const int digits =
-      static_cast<int>(std::ceil(std::log10(std::max(std::abs(min), std::abs(max)) / step) + 1.0));
-  axis->setLabelFormat(QStringLiteral("%.%1g").arg(std::clamp(digits, 3, 12)));
+  axis->setTickAnchor(ticks.anchor);
+  axis->setTickInterval(ticks.interval);
+  axis->setLabelFormat(ticks.label_format);
+  axis->setTruncateLabels(false);  // a cut label says nothing: the axis makes room instead
 }
 
 int SweepResultDialog::caseOfPoint(int point) const {
