@@ -275,12 +275,14 @@ void SweepResultDialog::fitAxis(QValueAxis* axis, double low, double high, const
   const double span = high > low ? high - low : std::max(std::abs(low), 1.0);
   const double min = low - kAxisPadding * span, max = high + kAxisPadding * span;
   const NiceTicks ticks = niceTicks(min, max, axis == x_axis_ ? kXTicks : kYTicks);
-  axis->setRange(min, max);
+  // the ticks before the range: Qt lays the new range out with the interval it has, and an old
+  // fine interval over a wide new range would be millions of ticks
   axis->setTickType(QValueAxis::TicksDynamic);
   axis->setTickAnchor(ticks.anchor);
   axis->setTickInterval(ticks.interval);
   axis->setLabelFormat(ticks.label_format);
   axis->setTruncateLabels(false);  // a cut label says nothing: the axis makes room instead
+  axis->setRange(min, max);
 }
 
 int SweepResultDialog::caseOfPoint(int point) const {

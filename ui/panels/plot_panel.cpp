@@ -37,12 +37,19 @@ constexpr int kMinBuckets = 200;
 constexpr int kPanStepPixels = 20;
 const QColor kCursorColor(200, 40, 40);
 
-void applyNiceTicks(QValueAxis* axis) {
-  if (!(axis->max() > axis->min())) return;
-  const NiceTicks ticks = niceTicks(axis->min(), axis->max());
+void applyNiceTicks(QValueAxis* axis, double low, double high) {
+  if (!(high > low)) return;
+  const NiceTicks ticks = niceTicks(low, high);
   axis->setTickAnchor(ticks.anchor);
   axis->setTickInterval(ticks.interval);
   axis->setLabelFormat(ticks.label_format);
+}
+
+// the ticks first: Qt lays a new range out with the interval the axis has, and an old fine
+// interval over a much wider range would be millions of ticks (a hang)
+void setNiceRange(QValueAxis* axis, double low, double high) {
+  applyNiceTicks(axis, low, high);
+  axis->setRange(low, high);
 }
 
 }  // namespace
@@ -60,8 +67,10 @@ PlotPanel::PlotPanel(QWidget* parent)
   for (QValueAxis* axis : {time_axis_, value_axis_}) {
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTruncateLabels(false);  // "2.5e-..." says nothing: the axis makes room instead
-    applyNiceTicks(axis);
-    connect(axis, &QValueAxis::rangeChanged, this, [axis] { applyNiceTicks(axis); });
+    applyNiceTicks(axis, axis->min(), axis->max());
+    // zooming and panning set the range from inside Qt Charts (changes of a few times at most)
+    connect(axis, &QValueAxis::rangeChanged, this,
+            [axis](double low, double high) { applyNiceTicks(axis, low, high); });
   }
   chart->addAxis(time_axis_, Qt::AlignBottom);
   chart->addAxis(value_axis_, Qt::AlignLeft);
@@ -571,8 +580,8 @@ void PlotPanel::contextMenuEvent(QContextMenuEvent* event) {
 
 void PlotPanel::resetAxes() {
   has_points_ = false;
-  time_axis_->setRange(0.0, 1.0);
-  value_axis_->setRange(0.0, 1.0);
+  setNiceRange(time_axis_, 0.0, 1.0);
+  setNiceRange(value_axis_, 0.0, 1.0);
 }
 
 // the first points set a small range around themselves; later points only widen it, and an
@@ -595,10 +604,10 @@ void PlotPanel::growAxes(const QPointF& low, const QPointF& high) {
     y_max += margin;
   }
   if (t_min != time_axis_->min() || t_max != time_axis_->max()) {
-    time_axis_->setRange(t_min, t_max);
+    setNiceRange(time_axis_, t_min, t_max);
   }
   if (y_min != value_axis_->min() || y_max != value_axis_->max()) {
-    value_axis_->setRange(y_min, y_max);
+    setNiceRange(value_axis_, y_min, y_max);
   }
 }
 
