@@ -50,8 +50,8 @@ class ReplayExporter : public QObject {
   void statusMessage(const QString& message);
 
  private:
-  // writes the recorded frames `frames` as numbered PNGs; the progress dialog's label says
-  // `what`. Returns how many were written
+  // writes the recorded frames `frames` (indices, repeats allowed) as numbered PNGs at `size`
+  // under a progress dialog; returns how many were written
   int writeFrames(const QString& directory, const std::vector<int>& frames, QSize size);
   bool encode(const QString& images, const QString& path, int frames, double frames_per_second);
 

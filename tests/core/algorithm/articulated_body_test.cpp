@@ -32,29 +32,20 @@ namespace {
 // for a wrong term (a missing velocity product or external load moves qdd by 1e-3 or more)
 constexpr double kTolerance = 1e-10;
 
-// a tree of rigid links on every joint type, branching at random, with full inertia tensors
-RobotDescription randomRigidTree(unsigned seed, int n_links) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  const JointType types[] = {JointType::Revolute,    JointType::Prismatic, JointType::Helical,
-                             JointType::Cylindrical, JointType::Universal, JointType::Planar,
-                             JointType::Spherical,   JointType::Free,      JointType::Fixed};
-  RobotDescription robot;
-  robot.name = "random rigid tree";
-  std::vector<std::string> names;
-  for (int i = 0; i < n_links; ++i) {
-    const std::string parent = names.empty() ? "world" : names[rng() % names.size()];
-    const std::string name = "link" + std::to_string(i);
-    LinkDesc link = test::rigidLink(name, parent, types[(i + seed) % 9],
-                                    {unit(rng), unit(rng), unit(rng) + 2.0});
-    link.origin.position = {0.05 * unit(rng), 0.05 * unit(rng), 0.05 * unit(rng)};
-    link.origin.rpy = {unit(rng), unit(rng), unit(rng)};
-    RigidBodyDesc& body = link.rigid();
-    body.mass = 0.5 + 0.5 * (unit(rng) + 1.0);
-    body.com = {0.05 * unit(rng), 0.05 * unit(rng), 0.05 * unit(rng)};
-    body.inertia = {2e-3, 3e-3, 4e-3, 2e-4 * unit(rng), 2e-4 * unit(rng), 2e-4 * unit(rng)};
-    names.push_back(name);
-    robot.links.push_back(link);
+using test::randomRigidTree;  // every joint type, random branching, full inertia tensors
+
+// the 7-joint arm with its joints 2 and 5 under position control (sines about different offsets)
+RobotDescription armWithTwoPositionControlledJoints() {
+  RobotDescription robot = test::example("rigid_7dof_arm");
+  for (const int link : {1, 4}) {
+    JointInputDesc input;
+    input.link = robot.links[static_cast<std::size_t>(link)].name;
+    input.mode = JointInputDesc::Mode::Position;
+    input.value.kind = TimeFunction::Kind::Sine;
+    input.value.amplitude = 0.4;
+    input.value.frequency = 0.7;
+    input.value.offset = 0.1 * link;
+    robot.joint_inputs.push_back(input);
   }
   return robot;
 }
@@ -218,18 +209,7 @@ TEST(ArticulatedBodyTest, HybridDynamicsEqualsThePartitionedSolve) {
 TEST(ArticulatedBodyTest, PrescribedJointsTakeTheHybridRouteAndMatchThePartitionedSolve) {
   // the arm with joints 2 and 5 under position control: the simulator's constrained dynamics
   // (hybrid dynamics here) against the partitioned solve it replaces
-  RobotDescription robot = test::example("rigid_7dof_arm");
-  for (const int link : {1, 4}) {
-    JointInputDesc input;
-    input.link = robot.links[static_cast<std::size_t>(link)].name;
-    input.mode = JointInputDesc::Mode::Position;
-    input.value.kind = TimeFunction::Kind::Sine;
-    input.value.amplitude = 0.4;
-    input.value.frequency = 0.7;
-    input.value.offset = 0.1 * link;
-    robot.joint_inputs.push_back(input);
-  }
-  const Model model = buildModel(robot);
+  const Model model = buildModel(armWithTwoPositionControlledJoints());
   ASSERT_EQ(model.prescribed.size(), 2u);
   ConstrainedDynamicsData hybrid_cdd(model), factorised_cdd(model);
   Data hybrid_data(model), factorised_data(model);
@@ -445,18 +425,7 @@ TEST(HybridDynamicsDerivativesTest, WithEveryCoordinateFreeTheyAreTheForwardDeri
 // route, constrainedForwardDynamicsDerivatives(), on the block both define (free rows, free
 // columns; that route holds q_k, v_k at f(t), f'(t), so its prescribed columns are zero)
 TEST(HybridDynamicsDerivativesTest, AgreeWithThePartitionedRoute) {
-  RobotDescription robot = test::example("rigid_7dof_arm");
-  for (const int link : {1, 4}) {
-    JointInputDesc input;
-    input.link = robot.links[static_cast<std::size_t>(link)].name;
-    input.mode = JointInputDesc::Mode::Position;
-    input.value.kind = TimeFunction::Kind::Sine;
-    input.value.amplitude = 0.4;
-    input.value.frequency = 0.7;
-    input.value.offset = 0.1 * link;
-    robot.joint_inputs.push_back(input);
-  }
-  const Model model = buildModel(robot);
+  const Model model = buildModel(armWithTwoPositionControlledJoints());
   ConstrainedDynamicsData cdd(model);
   Data partitioned(model), hybrid(model);
   for (unsigned k = 0; k < 3; ++k) {
