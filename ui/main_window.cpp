@@ -59,6 +59,7 @@
 #include "ui/inverse_statics_target.hpp"
 #include "ui/main_window_internal.hpp"
 #include "ui/panels/model_tree_panel.hpp"
+#include "ui/panels/field_help.hpp"
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/property_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
@@ -1459,12 +1460,18 @@ void MainWindow::setBusy(bool busy) {
 }
 
 void MainWindow::showError(const QString& title, const QString& message, const QString& detail) {
+  // "/links/2/mass: ..." reads "Link 3 › Mass: ...", the pointer one click away
+  QString pointer;
+  const QString shown = humanMessage(message, nullptr, &pointer);
   last_error_ = message;
-  statusBar()->showMessage(title + ": " + message.section('\n', 0, 0));
+  statusBar()->showMessage(title + ": " + shown.section('\n', 0, 0));
   // non-blocking, so that tests (and a running simulation) carry on while it is shown
   auto* box = new QMessageBox(QMessageBox::Warning, title, title, QMessageBox::Ok, this);
-  box->setInformativeText(message);
-  if (!detail.isEmpty()) box->setDetailedText(detail);
+  box->setInformativeText(shown);
+  const QString where = pointer.isEmpty() ? QString() : tr("JSON pointer: %1").arg(pointer);
+  if (!detail.isEmpty() || !where.isEmpty()) {
+    box->setDetailedText(detail.isEmpty() ? where : where.isEmpty() ? detail : where + "\n\n" + detail);
+  }
   box->setObjectName("errorBox");
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();

@@ -17,6 +17,7 @@
 #include "ui/edit_commands.hpp"
 #include "ui/environment_dialog.hpp"
 #include "ui/main_window.hpp"
+#include "ui/panels/field_help.hpp"
 #include "ui/main_window_internal.hpp"
 #include "ui/model_dialogs.hpp"
 #include "ui/panels/model_tree_panel.hpp"
@@ -430,8 +431,7 @@ bool MainWindow::setField(const QString& pointer, const QString& text) {
     statusBar()->showMessage(tr("Value refused: %1").arg(reason), kStatusMessageMs);
     return false;
   }
-  const QString key = pointer.section('/', -1);
-  if (!applyEdit(tr("Set %1").arg(key), after, selection_)) {
+  if (!applyEdit(tr("Set %1").arg(fieldLabel(where)), after, selection_)) {
     property_panel_->showSelection(robot_, selection_);
     return false;
   }

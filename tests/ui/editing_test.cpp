@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
@@ -167,8 +168,11 @@ TEST_F(EditingTest, AnInvalidValueIsRefusedWithItsReasonAndNeverApplied) {
   EXPECT_EQ(window_.undoStack()->count(), 0);
   EXPECT_FALSE(window_.isWindowModified());
   const QString reason = window_.propertyPanel()->errorText();
-  EXPECT_TRUE(reason.contains(field)) << reason.toStdString();
+  EXPECT_TRUE(reason.contains("Division 1 › Material › Poisson's ratio")) << reason.toStdString();
   EXPECT_TRUE(reason.contains("(-1, 0.5]")) << reason.toStdString();
+  const auto* label = window_.propertyPanel()->findChild<QLabel*>("propertyError");
+  ASSERT_NE(label, nullptr);
+  EXPECT_TRUE(label->toolTip().contains(field)) << "the JSON pointer one hover away";
   EXPECT_EQ(window_.propertyPanel()->itemFor(field)->text(1), "0.5");  // the old value stays
   test::saveScreenshot(test::grabWindow(window_), "editing_invalid_value_refused");
 
@@ -297,6 +301,84 @@ TEST_F(EditingTest, EveryFieldOfEveryExampleShowsItsUnit) {
   EXPECT_GT(checked, 1000);
   // Hunt-Crossley c multiplies the penetration rate: s/m (external_loads.cpp)
   EXPECT_EQ(contact_damping_units, QSet<QString>{"s/m"});
+}
+
+// every field shows a human name (no JSON key with underscores) and a tooltip that explains it
+// from the model schema, then gives its JSON key and pointer
+TEST_F(EditingTest, EveryFieldOfEveryExampleHasAHumanNameAndAnExplanation) {
+  int checked = 0;
+  for (const QString& file : MainWindow::exampleFiles()) {
+    ASSERT_TRUE(window_.openFile(file)) << file.toStdString();
+    const RobotDescription& robot = window_.robot();
+    QStringList items = {QString()};
+    for (std::size_t i = 0; i < robot.links.size(); ++i) items << QString("/links/%1").arg(i);
+    for (std::size_t i = 0; i < robot.cables.size(); ++i) items << QString("/cables/%1").arg(i);
+    for (std::size_t i = 0; i < robot.joint_inputs.size(); ++i) {
+      items << QString("/joint_inputs/%1").arg(i);
+    }
+    for (const QString& item : items) {
+      window_.select(item);
+      for (QTreeWidgetItemIterator it(window_.propertyPanel()->tree()); *it; ++it) {
+        const QString pointer = PropertyPanel::pointerOf(*it);
+        const QString where = QFileInfo(file).fileName() + " " + pointer;
+        const QString name = (*it)->text(0);
+        EXPECT_FALSE(name.isEmpty() || name.contains('_') || name[0].isLower())
+            << where.toStdString() << " is shown as \"" << name.toStdString() << "\"";
+        const QString tip = (*it)->toolTip(0);
+        EXPECT_TRUE(tip.contains(pointer)) << where.toStdString();
+        if ((*it)->flags() & Qt::ItemIsEditable) {
+          // name, then the explanation, then the key: three paragraphs at least
+          EXPECT_GE(tip.count("<p"), 2) << where.toStdString() << ": " << tip.toStdString();
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 500);
+}
+
+// names people read; the JSON counts from 0 where the studio counts from 1; a strain that is
+// off says so and is switched on and off by typing
+TEST_F(EditingTest, PropertiesUseHumanNamesOneNumberingAndSayWhenAStrainIsOff) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("cable_manipulator.json")));
+  window_.select("/links/0");
+  PropertyPanel& panel = *window_.propertyPanel();
+  const QString division = "/links/0/soft/divisions/0";
+  ASSERT_NE(panel.itemFor(division), nullptr);
+  EXPECT_EQ(panel.itemFor(division)->text(0), "Division 1");
+  EXPECT_EQ(panel.itemFor(division + "/gauss_points")->text(0), "Gauss points");
+  EXPECT_TRUE(panel.itemFor(division + "/gauss_points")->toolTip(0).contains("Gauss-Legendre"));
+  EXPECT_EQ(panel.itemFor(division + "/material/youngs_modulus")->text(0), "Young's modulus");
+  EXPECT_EQ(panel.itemFor("/links/0/soft/magnus_order")->text(0), "Magnus expansion order");
+
+  // a strain component that is off shows "off"; typing a number switches it on, "off" off
+  const QString torsion = division + "/basis/order/torsion";
+  const auto order = [&] { return window_.robot().links[0].soft().divisions[0].basis.order; };
+  typeIntoField(torsion, "off");
+  EXPECT_EQ(panel.itemFor(torsion)->text(1), "off");
+  EXPECT_EQ(order()[0], -1) << "torsion is the first strain component";
+  typeIntoField(torsion, "1");
+  EXPECT_EQ(order()[0], 1);
+  EXPECT_EQ(panel.itemFor(torsion)->text(1), "1");
+
+  // a cable's rod division: shown from 1, stored from 0
+  ASSERT_FALSE(window_.robot().cables.empty());
+  window_.select("/cables/0");
+  const QString segment_division = "/cables/0/path/0/division";
+  ASSERT_NE(panel.itemFor(segment_division), nullptr);
+  const int stored = window_.robot().cables[0].path[0].division;
+  EXPECT_EQ(panel.itemFor(segment_division)->text(1), QString::number(stored + 1));
+  EXPECT_EQ(panel.itemFor("/cables/0/path/0")->text(0), "Segment 1");
+  test::saveScreenshot(test::grabWindow(window_), "editing_property_names");
+
+  // a refused value names the place as people see it, not as a JSON pointer
+  window_.select("/links/0");
+  typeIntoField(division + "/length", "-1");
+  const QString error = panel.errorText();
+  EXPECT_TRUE(error.startsWith(
+      QString("Link “%1”").arg(QString::fromStdString(window_.robot().links[0].name))))
+      << error.toStdString();
+  EXPECT_TRUE(error.contains("Division 1 › Length")) << error.toStdString();
 }
 
 // Property, Value and Unit fit the panel: no horizontal scrolling, values such as "monomial"

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/edit/description_edit.hpp"
+#include "ui/panels/field_help.hpp"
 
 namespace tendril {
 namespace {
@@ -25,6 +26,7 @@ constexpr int kChoicesRole = Qt::UserRole + 2;
 constexpr int kTablePointsRole = Qt::UserRole + 3;  // a table's ".../points", on it and its points
 constexpr int kTablePointRole = Qt::UserRole + 4;   // the point's index (-1: the whole table)
 constexpr int kTableSizeRole = Qt::UserRole + 5;    // how many points the table has
+constexpr int kKeyRole = Qt::UserRole + 6;          // the field's JSON key
 constexpr int kValueColumn = 1;
 constexpr int kUnitColumn = 2;
 
@@ -65,12 +67,51 @@ class ValueDelegate : public QStyledItemDelegate {
   }
 };
 
-QString labelFor(const QString& key, const Json& parent) {
-  // array elements: "division 1" for /divisions/0, "1" for plain lists
-  if (parent.is_array()) {
-    return QString::number(key.toInt() + 1);
+// a strain's polynomial order: -1 switches the strain off, and says so
+bool isStrainOrder(const std::string& pointer) {
+  return pointer.find("/basis/order/") != std::string::npos;
+}
+
+// what a row shows for a value: indices counted from 1, "off" for a strain that is off
+QString shownText(const Json& value, const std::string& pointer) {
+  if (value.is_number_integer()) {
+    if (isStrainOrder(pointer) && value.get<long>() == -1) return QObject::tr("off");
+    if (const int offset = shownIndexOffset(pointer); offset != 0) {
+      return QString::number(value.get<long>() + offset);
+    }
   }
-  return key;
+  return QString::fromStdString(textFromValue(value));
+}
+
+// the text typed into a row, as the JSON form expects it
+QString storedText(const QString& text, const std::string& pointer) {
+  const QString trimmed = text.trimmed();
+  if (isStrainOrder(pointer) && trimmed.compare(QObject::tr("off"), Qt::CaseInsensitive) == 0) {
+    return QStringLiteral("-1");
+  }
+  bool integer = false;
+  const long shown = trimmed.toLong(&integer);
+  const int offset = shownIndexOffset(pointer);
+  return integer && offset != 0 ? QString::number(shown - offset) : text;
+}
+
+// name, unit, the schema's explanation, then the JSON key and pointer
+QString fieldToolTip(const Json& robot_json, const std::string& pointer, const QString& unit) {
+  QString tip = QStringLiteral("<b>%1</b>").arg(fieldLabel(pointer).toHtmlEscaped());
+  if (!unit.isEmpty()) tip += QStringLiteral(" [%1]").arg(unit.toHtmlEscaped());
+  if (const QString text = fieldDescription(robot_json, pointer); !text.isEmpty()) {
+    tip += QStringLiteral("<p>%1</p>").arg(text.toHtmlEscaped());
+  }
+  if (shownIndexOffset(pointer) != 0) {
+    tip += QObject::tr("<p>Counted from 1 here; the JSON file counts from 0.</p>");
+  }
+  if (isStrainOrder(pointer)) {
+    tip += QObject::tr("<p>Type <i>off</i> (or -1) to switch this strain off.</p>");
+  }
+  const std::size_t slash = pointer.rfind('/');
+  return tip + QObject::tr("<p style='color:gray'>JSON key <code>%1</code> at <code>%2</code></p>")
+                   .arg(QString::fromStdString(pointer.substr(slash + 1)).toHtmlEscaped(),
+                        QString::fromStdString(pointer).toHtmlEscaped());
 }
 
 // the points of a time-function table: [[t0, v0], [t1, v1], ...]
@@ -84,7 +125,7 @@ bool isTablePoints(const Json& value, const std::string& pointer) {
 
 void setLeaf(QTreeWidgetItem* item, const Json& value, const RobotDescription& robot,
              const std::string& pointer) {
-  item->setText(kValueColumn, QString::fromStdString(textFromValue(value)));
+  item->setText(kValueColumn, shownText(value, pointer));
   const QString unit = QString::fromStdString(fieldUnit(robot, pointer));
   item->setText(kUnitColumn, unit);
   item->setToolTip(kUnitColumn, unit);  // the column is narrow: long units are elided
@@ -92,10 +133,12 @@ void setLeaf(QTreeWidgetItem* item, const Json& value, const RobotDescription& r
 }
 
 void addRows(QTreeWidgetItem* parent, const Json& value, const RobotDescription& robot,
-             const std::string& pointer, const QString& label) {
-  auto* item = new QTreeWidgetItem(parent, {label});
+             const Json& robot_json, const std::string& pointer) {
+  auto* item = new QTreeWidgetItem(parent, {fieldLabel(pointer)});
   item->setData(0, kPointerRole, QString::fromStdString(pointer));
-  item->setToolTip(0, QString::fromStdString(pointer));
+  item->setData(0, kKeyRole, QString::fromStdString(pointer.substr(pointer.rfind('/') + 1)));
+  item->setToolTip(
+      0, fieldToolTip(robot_json, pointer, QString::fromStdString(fieldUnit(robot, pointer))));
   // a table's points: edited as a whole ("t0, v0; t1, v1; ...") or point by point below
   if (isTablePoints(value, pointer)) {
     setLeaf(item, value, robot, pointer);
@@ -107,12 +150,13 @@ void addRows(QTreeWidgetItem* parent, const Json& value, const RobotDescription&
                                  "(times increasing); right-click to add or remove a point"));
     for (std::size_t i = 0; i < value.size(); ++i) {
       const std::string at = pointer + "/" + std::to_string(i);
-      auto* point = new QTreeWidgetItem(item, {QString::number(i + 1)});
+      auto* point = new QTreeWidgetItem(item, {fieldLabel(at)});
       point->setData(0, kPointerRole, QString::fromStdString(at));
       setLeaf(point, value[i], robot, at);
       point->setData(0, kTablePointsRole, QString::fromStdString(pointer));
       point->setData(0, kTablePointRole, static_cast<int>(i));
       point->setData(0, kTableSizeRole, static_cast<int>(value.size()));
+      point->setToolTip(0, fieldToolTip(robot_json, at, QString()));
       point->setToolTip(kValueColumn, QObject::tr("Double-click to edit \"t, value\"; "
                                                   "right-click to add or remove a point"));
     }
@@ -124,8 +168,7 @@ void addRows(QTreeWidgetItem* parent, const Json& value, const RobotDescription&
   if (value.is_object() || (value.is_array() && !numeric_list)) {
     item->setFlags(Qt::ItemIsEnabled);
     for (const auto& [key, child] : value.items()) {
-      addRows(item, child, robot, pointer + "/" + key,
-              labelFor(QString::fromStdString(key), value));
+      addRows(item, child, robot, robot_json, pointer + "/" + key);
     }
     return;
   }
@@ -201,7 +244,8 @@ PropertyPanel::PropertyPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void PropertyPanel::showSelection(const RobotDescription& robot, const QString& pointer) {
-  const Json json = descriptionToJson(robot);
+  robot_json_ = std::make_shared<const Json>(descriptionToJson(robot));
+  const Json& json = *robot_json_;
   Json::json_pointer where;
   try {
     where = Json::json_pointer(pointer.toStdString());
@@ -233,8 +277,7 @@ void PropertyPanel::showSelection(const RobotDescription& robot, const QString& 
       title_->setText(pointer);
     }
     for (const auto& [key, value] : item.items()) {
-      addRows(tree_->invisibleRootItem(), value, robot, pointer_.toStdString() + "/" + key,
-              QString::fromStdString(key));
+      addRows(tree_->invisibleRootItem(), value, robot, json, pointer_.toStdString() + "/" + key);
     }
   } else {
     title_->setText(tr("Robot"));
@@ -242,7 +285,7 @@ void PropertyPanel::showSelection(const RobotDescription& robot, const QString& 
     for (const auto& [key, value] : json.items()) {
       if (key != "schema_version" &&
           !(value.is_array() && (value.empty() || value[0].is_object()))) {
-        addRows(tree_->invisibleRootItem(), value, robot, "/" + key, QString::fromStdString(key));
+        addRows(tree_->invisibleRootItem(), value, robot, json, "/" + key);
       }
     }
   }
@@ -258,16 +301,21 @@ void PropertyPanel::showSelection(const RobotDescription& robot, int link_index)
   showSelection(robot, is_link ? QString("/links/%1").arg(link_index) : QString());
 }
 
+QTreeWidgetItem* PropertyPanel::itemNamed(const QString& name) const {
+  for (QTreeWidgetItemIterator it(tree_); *it; ++it) {
+    if ((*it)->data(0, kKeyRole).toString() == name || (*it)->text(0) == name) return *it;
+  }
+  return nullptr;
+}
+
 QString PropertyPanel::valueOf(const QString& name) const {
-  const QList<QTreeWidgetItem*> found =
-      tree_->findItems(name, Qt::MatchExactly | Qt::MatchRecursive, 0);
-  return found.isEmpty() ? QString() : found.front()->text(kValueColumn);
+  const QTreeWidgetItem* item = itemNamed(name);
+  return item == nullptr ? QString() : item->text(kValueColumn);
 }
 
 QString PropertyPanel::unitOf(const QString& name) const {
-  const QList<QTreeWidgetItem*> found =
-      tree_->findItems(name, Qt::MatchExactly | Qt::MatchRecursive, 0);
-  return found.isEmpty() ? QString() : found.front()->text(kUnitColumn);
+  const QTreeWidgetItem* item = itemNamed(name);
+  return item == nullptr ? QString() : item->text(kUnitColumn);
 }
 
 QString PropertyPanel::pointerOf(const QTreeWidgetItem* item) {
@@ -346,7 +394,9 @@ QMenu* PropertyPanel::createContextMenu(const QString& pointer) {
 }
 
 void PropertyPanel::showError(const QString& message) {
-  error_->setText(message);
+  QString pointer;
+  error_->setText(humanMessage(message, robot_json_.get(), &pointer));
+  error_->setToolTip(pointer.isEmpty() ? QString() : tr("JSON pointer: %1").arg(pointer));
   error_->setVisible(!message.isEmpty());
 }
 
@@ -358,7 +408,8 @@ void PropertyPanel::onItemChanged(QTreeWidgetItem* item, int column) {
   if (populating_ || column != kValueColumn) {
     return;
   }
-  emit editRequested(item->data(0, kPointerRole).toString(), item->text(kValueColumn));
+  const QString pointer = item->data(0, kPointerRole).toString();
+  emit editRequested(pointer, storedText(item->text(kValueColumn), pointer.toStdString()));
 }
 
 }  // namespace tendril

@@ -1,7 +1,8 @@
 #pragma once
 // Right panel: every field of the selected item (a link, a cable, a point load, a rigid link's
 // entry in the fluid, or the robot) with its unit, straight from the engine's JSON form of the
-// description. A time-function table is edited as a whole ("t0, v0; t1, v1; ...") or point by
+// description, each under its human name with the schema's explanation as its tooltip
+// (field_help.hpp). A time-function table is edited as a whole ("t0, v0; t1, v1; ...") or point by
 // point, and its context menu adds and removes points. Leaves are edited in
 // place (a list of choices for enumerated fields); the panel only reports what was typed
 // (editRequested): the main window checks it, applies it as an undoable edit, or hands the reason
@@ -9,6 +10,8 @@
 
 #include <QString>
 #include <QWidget>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
 
 #include "core/model/description.hpp"
 
@@ -31,7 +34,8 @@ class PropertyPanel : public QWidget {
   /// \brief Shows link \p link_index, or the robot for an invalid index.
   void showSelection(const RobotDescription& robot, int link_index);
 
-  /// \brief Text of the value whose property is named \p name at any depth, or empty.
+  /// \brief Text of the value whose property is named \p name (its JSON key or the label shown)
+  ///        at any depth, or empty.
   [[nodiscard]] QString valueOf(const QString& name) const;
   /// \brief Unit shown beside the property named \p name, or empty.
   [[nodiscard]] QString unitOf(const QString& name) const;
@@ -68,11 +72,13 @@ class PropertyPanel : public QWidget {
   void onItemChanged(QTreeWidgetItem* item, int column);
   /// the property and unit columns sized so that all three fit the panel
   void fitColumns();
+  [[nodiscard]] QTreeWidgetItem* itemNamed(const QString& name) const;
 
   QLabel* title_ = nullptr;
   QTreeWidget* tree_ = nullptr;
   QLabel* error_ = nullptr;
   QString pointer_;
+  std::shared_ptr<const nlohmann::json> robot_json_;  // what is shown, to name things in errors
   bool populating_ = false;
 };
 
