@@ -381,6 +381,26 @@ TEST_F(EditingTest, PropertiesUseHumanNamesOneNumberingAndSayWhenAStrainIsOff) {
   EXPECT_TRUE(error.contains("Division 1 › Length")) << error.toStdString();
 }
 
+// the model tree widens to show every name below the robot whole (the fin-ray finger's were
+// elided in a tree of fixed width)
+TEST_F(EditingTest, TheModelTreeShowsEveryNameWhole) {
+  for (const char* example :
+       {"finray_finger.json", "underwater_robot.json", "parallel_robot.json"}) {
+    ASSERT_TRUE(window_.openFile(test::examplePath(example)));
+    QTest::qWait(50);  // the dock's new width is laid out
+    QTreeWidget* tree = window_.modelTree();
+    for (QTreeWidgetItemIterator it(tree); *it; ++it) {
+      if ((*it)->parent() == nullptr) continue;  // the robot's own name may be elided
+      const QRect shown = tree->visualItemRect(*it);
+      const int text = tree->fontMetrics().horizontalAdvance((*it)->text(0));
+      const int column = tree->header()->sectionSize(0);
+      EXPECT_GE(column - (shown.left() - tree->header()->sectionPosition(0)), text)
+          << example << ": " << (*it)->text(0).toStdString() << " is elided";
+    }
+  }
+  test::saveScreenshot(test::grabWindow(window_), "editing_model_tree_names_whole");
+}
+
 // Property, Value and Unit fit the panel: no horizontal scrolling, values such as "monomial"
 // whole, long units elided with the whole unit in the tooltip
 TEST_F(EditingTest, PropertyColumnsFitThePanel) {

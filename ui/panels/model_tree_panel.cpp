@@ -1,9 +1,12 @@
 #include "ui/panels/model_tree_panel.hpp"
 
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDragMoveEvent>
 #include <QDropEvent>
 #include <QHeaderView>
+#include <QMainWindow>
+#include <QScrollBar>
 #include <algorithm>
 #include <map>
 #include <vector>
@@ -164,6 +167,7 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
   }
   expandAll();
   fitColumns();
+  widenToFitNames();
   if (QTreeWidgetItem* item = itemFor(selected)) {
     setCurrentItem(item);
   }
@@ -265,14 +269,9 @@ void ModelTreePanel::dropEvent(QDropEvent* event) {
                          parent_link == kNotALink ? QStringLiteral("world") : target->text(0));
 }
 
-void ModelTreePanel::fitColumns() {
-  for (int column = 1; column < columnCount(); ++column) {
-    resizeColumnToContents(column);
-  }
-  // the names below the robot come first (the robot's own may be elided), then the joints; the
-  // kinds take what is left, at least enough for "rigid body" and "GVS rod"
+int ModelTreePanel::namesWidth() const {
   int names = 0;
-  for (QTreeWidgetItemIterator it(this); *it; ++it) {
+  for (QTreeWidgetItemIterator it(const_cast<ModelTreePanel*>(this)); *it; ++it) {
     int depth = 0;
     for (const QTreeWidgetItem* up = (*it)->parent(); up != nullptr; up = up->parent()) {
       ++depth;
@@ -282,11 +281,32 @@ void ModelTreePanel::fitColumns() {
           names, (depth + 1) * indentation() + fontMetrics().horizontalAdvance((*it)->text(0)) + 8);
     }
   }
+  return names;
+}
+
+void ModelTreePanel::fitColumns() {
+  for (int column = 1; column < columnCount(); ++column) {
+    resizeColumnToContents(column);
+  }
+  // the names below the robot come first (the robot's own may be elided), then the joints; the
+  // kinds take what is left, at least enough for "rigid body" and "GVS rod"
   constexpr int kMinimumKind = 72;
-  const int room = std::max(viewport()->width() - names - header()->sectionSize(2), kMinimumKind);
+  const int room =
+      std::max(viewport()->width() - namesWidth() - header()->sectionSize(2), kMinimumKind);
   if (header()->sectionSize(1) > room) {
     header()->resizeSection(1, room);
   }
+}
+
+void ModelTreePanel::widenToFitNames() {
+  auto* dock = qobject_cast<QDockWidget*>(parentWidget());
+  auto* window = dock == nullptr ? nullptr : qobject_cast<QMainWindow*>(dock->parentWidget());
+  if (window == nullptr || dock->isFloating()) return;
+  const int kinds = std::max(header()->sectionSize(1), 72);
+  const int needed = namesWidth() + kinds + header()->sectionSize(2) +
+                     (width() - viewport()->width()) + verticalScrollBar()->sizeHint().width();
+  const int wanted = std::min(needed, window->width() * 2 / 5);
+  if (dock->width() < wanted) window->resizeDocks({dock}, {wanted}, Qt::Horizontal);
 }
 
 void ModelTreePanel::resizeEvent(QResizeEvent* event) {

@@ -54,6 +54,10 @@ class ModelTreePanel : public QTreeWidget {
   /// The names whole where the panel allows, then the joints; the kinds get the rest (a long one
   /// such as "constant-curvature segment" is elided then, whole in its tooltip).
   void fitColumns();
+  /// the width of the names below the robot, indented
+  [[nodiscard]] int namesWidth() const;
+  /// widens the panel's dock (up to 40 % of the window) until every name below the robot shows
+  void widenToFitNames();
   void onSelectionChanged();
   /// The item a link dropped at \p position would hang below (a link or the robot), or nullptr.
   [[nodiscard]] QTreeWidgetItem* dropTarget(const QPoint& position) const;
