@@ -1,7 +1,7 @@
 #pragma once
 // Model-agnostic recursive inverse dynamics (Pustina, Della Santina, De Luca, "Recursive
-// Model-agnostic Inverse Dynamics of Serial Soft-Rigid Robots", arXiv 2402.07037; digest
-// docs theory-model-agnostic-id.md): IID, ID, and MIID / MID that also return the mass matrix
+// Model-agnostic Inverse Dynamics of Serial Soft-Rigid Robots", arXiv 2402.07037;
+// docs/theory/model-agnostic.md): IID, ID, and MIID / MID that also return the mass matrix
 // from the same pass, over Tendril's bodies (model_agnostic_body.hpp). The recursion runs only
 // BETWEEN bodies; each body is the black box of model_agnostic_body.hpp. Trees are handled
 // (the paper treats serial chains; a branch only sums the children's wrenches at D).

@@ -1,7 +1,7 @@
 // Tests for core/algorithm/inverse_dynamics_derivatives.cpp: dID/dq and dID/dv against central
 // finite differences of inverseDynamics, on every bundled example, random trees of every joint type
 // and basis family, both Magnus orders, with gravity and local/global point loads
-// (theory-gvs.md O1, O4, O14).
+// (docs/theory/gvs.md (O1, O4, O14)).
 
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 

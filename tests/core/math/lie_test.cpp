@@ -26,7 +26,7 @@ constexpr double kPi = std::numbers::pi;
 // identity checks: exact algebra evaluated in double, O(1) entries
 constexpr double kIdentityTol = 1e-12;
 // central differences: step 1e-5 balances truncation (~h^2 |f'''|/6 ~ 1e-10) and round-off
-// (~eps/h ~ 2e-11), theory-gvs.md O6
+// (~eps/h ~ 2e-11), docs/theory/gvs.md (O6)
 constexpr double kFdTol = 1e-8;
 constexpr double kFdStep = 1e-5;
 
@@ -100,7 +100,7 @@ Vector6d bracketReference(const Vector6d& V, const Vector6d& W) {
   return vee(hat(V) * hat(W) - hat(W) * hat(V));
 }
 
-// digest closed forms of f_r, f_r'/t and f_r'' in long double (theory-gvs.md section 1)
+// the closed forms of f_r, f_r'/t and f_r'' in long double (docs/theory/gvs.md (C16))
 struct LongDoubleCoefficients {
   long double f[4], df_over_theta[4], ddf[4];
 };
@@ -127,7 +127,7 @@ LongDoubleCoefficients closedFormsLongDouble(long double t) {
   return k;
 }
 
-// digest small-angle series (theory-gvs.md section 1), truncated as printed
+// the small-angle series of f_r (docs/theory/gvs.md §4), truncated after the theta^4 terms
 TangentCoefficients digestSeries(double t) {
   const double t2 = t * t, t4 = t2 * t2, t6 = t4 * t2;
   TangentCoefficients k{};

@@ -1,6 +1,6 @@
 // Tests for the constant-curvature body kind (core/model/bodies/constant_curvature.cpp) as the GVS
 // engine runs it: against the closed forms and the Euler-Lagrange reference numbers of
-// theory-model-agnostic-id.md 3.2 and 5.3, the beam laws, the tendon length of a constant
+// docs/theory/model-agnostic.md §5, §7, the beam laws, the tendon length of a constant
 // curvature arc, and the analytical derivatives at the straight configuration.
 
 #include "core/model/bodies/constant_curvature.hpp"
