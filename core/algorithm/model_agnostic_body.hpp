@@ -21,7 +21,7 @@
 //
 // "Relative" means with P at rest: V_k = Ad_{G_k^-1} V_P + J_k v_i is the absolute twist of
 // element k for a proximal twist V_P. Nothing else about the body (how it deforms, how its
-// integrals are taken) is visible to the recursion. This is the spatial form of the digest's
+// integrals are taken) is visible to the recursion. This is the spatial form of the paper's
 // point-quadrature form (section 2.8): its material points p_k with weights w_k are elements with
 // M_k = w_k diag(0, 0, 0, 1, 1, 1); a rigid section adds its rotational inertia.
 //

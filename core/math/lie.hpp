@@ -225,7 +225,7 @@ inline void putSkew(Matrix6d& A, int row, int col, double x, double y, double z)
 /// form, 14 terms: the first neglected term is below 1e-20 at the threshold); above it they use the
 /// closed forms of docs/theory/gvs.md (C16).
 ///
-/// Why not the 1e-2 suggested in the digest: the closed forms cancel catastrophically, the more so
+/// Why not a switch near 1e-2: the closed forms cancel catastrophically, the more so
 /// the higher the power of t in the denominator (down to t^7 for f4''). Measured in double, their
 /// worst relative error is > 100% at t = 1e-2, 6e-6 at t = 0.1, 5e-11 at t = 0.5, 5e-13 at t = 1
 /// and 3e-14 at t = 2. At t = 2 both branches therefore agree to ~1e-13.

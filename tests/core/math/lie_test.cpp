@@ -30,8 +30,8 @@ constexpr double kIdentityTol = 1e-12;
 constexpr double kFdTol = 1e-8;
 constexpr double kFdStep = 1e-5;
 
-// the rotation angles every angle-dependent test visits: zero, tiny, around the 1e-2 the digest
-// suggests for the series, around the actual switch, large, and close to pi
+// the rotation angles every angle-dependent test visits: zero, tiny, around the 1e-2 often
+// suggested for the series, around the actual switch, large, and close to pi
 std::vector<double> testAngles() {
   return {0.0,
           1e-9,
