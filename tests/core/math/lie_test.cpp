@@ -279,7 +279,7 @@ TEST(LieTest, AdjointMatricesMatchTheirDefinitions) {
     EXPECT_LT(maxAbs(coAd(g) - Ad(g).inverse().transpose()), kIdentityTol);
     EXPECT_LT(maxAbs(coAdInv(g) - Ad(g).transpose()), kIdentityTol);
 
-    // ad_V W = [V, W]; ad* = -ad^T; adbar* from B3
+    // ad_V W = [V, W]; ad* = -ad^T; adbar* from docs/theory/notation.md (B3)
     EXPECT_LT((ad(V) * W - bracketReference(V, W)).norm(), kIdentityTol);
     EXPECT_LT(maxAbs(coad(V) + ad(V).transpose()), kIdentityTol);
     EXPECT_LT((coad(V) * F - coadBar(F) * V).norm(), kIdentityTol);
@@ -309,17 +309,17 @@ TEST(LieTest, IdentitiesB1ToB9) {
     const Matrix6d As = coAd(g);
     const Matrix6d Ais = coAdInv(g);
 
-    // B1, B2, B3
+    // docs/theory/notation.md (B1, B2, B3)
     EXPECT_LT(maxAbs(coad(V) + ad(V).transpose()), kIdentityTol);
     EXPECT_LT((ad(V) * V2 + ad(V2) * V).norm(), kIdentityTol);
     EXPECT_LT((coad(V) * V2 - coadBar(V2) * V).norm(), kIdentityTol);
-    // B4, B5
+    // docs/theory/notation.md (B4, B5)
     EXPECT_LT(maxAbs(A * ad(V) - ad(A * V) * A), kIdentityTol);
     EXPECT_LT(maxAbs(ad(V) * A - A * ad(Ai * V)), kIdentityTol);
-    // B6, B7
+    // docs/theory/notation.md (B6, B7)
     EXPECT_LT(maxAbs(As * coad(V) - coad(A * V) * As), kIdentityTol);
     EXPECT_LT(maxAbs(coad(V) * As - As * coad(Ai * V)), kIdentityTol);
-    // B8, B9
+    // docs/theory/notation.md (B8, B9)
     EXPECT_LT(maxAbs(As * coadBar(F) - coadBar(As * F) * A), kIdentityTol);
     EXPECT_LT(maxAbs(coadBar(F) * A - As * coadBar(Ais * F)), kIdentityTol);
   }
@@ -328,7 +328,7 @@ TEST(LieTest, IdentitiesB1ToB9) {
 TEST(LieTest, AdjointTimeDerivativesB10ToB13) {
   std::mt19937 rng(8);
   for (int trial = 0; trial < 10; ++trial) {
-    // g(t) = g0 exp(t eta) has body velocity eta (B15)
+    // g(t) = g0 exp(t eta) has body velocity eta (docs/theory/notation.md (B15))
     const SE3 g0 = randomPose(rng);
     const Vector6d eta = randomVector6(rng);
     const SE3 gp = g0 * exp(kFdStep * eta);
