@@ -7,7 +7,8 @@
    defined there (a heading numbered <section>; a bold tag **(<label>)** in front of an equation).
 2. The label families C, D and O (gvs.md's appendix and oracle labels) may be cited bare
    (`// C29`); each such label must be defined in docs/theory/gvs.md.
-3. No source comment cites a theory-*.md digest outside the repository.
+3. No source comment, and no page of docs/ or README.md, cites a theory-*.md digest or a
+   ../shared/ document outside the repository.
 4. Every repository path written in backticks in docs/ARCHITECTURE.md exists.
 
 Usage: check_theory_labels.py [repository root]   (default: two levels above this file)
@@ -177,6 +178,23 @@ def check_architecture(root, problems):
                         problems.append(f"docs/ARCHITECTURE.md:{number}: no file named `{token}`")
 
 
+OUTSIDE = re.compile(r"theory-[a-z-]+\.md|\.\./shared/")
+
+
+def check_pages(root, problems):
+    """The Markdown pages point only at documents inside the repository."""
+    pages = [os.path.join(root, "README.md")]
+    for directory, _, names in os.walk(os.path.join(root, "docs")):
+        pages += [os.path.join(directory, n) for n in sorted(names) if n.endswith(".md")]
+    for path in pages:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                match = OUTSIDE.search(line)
+                if match:
+                    problems.append(f"{os.path.relpath(path, root)}:{number}: points at "
+                                    f"{match.group(0)}, outside the repository")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", ".."))
@@ -184,6 +202,7 @@ def main():
     problems = []
     check_sources(root, theory, problems)
     check_architecture(root, problems)
+    check_pages(root, problems)
     for problem in problems:
         print(problem)
     if problems:
