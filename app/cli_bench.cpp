@@ -148,7 +148,8 @@ int runBench(const Args& args) {
          inverseDynamics(model, data, q, v, a);
          massMatrixFromKinematics(model, data);
        }},
-      // the model-agnostic recursion (seed 001), when every link has a body kind for it
+      // the model-agnostic recursion (docs/theory/model-agnostic.md), when every link has a body
+      // kind for it
       {"model-agnostic ID", [&] { modelAgnosticID(model, data, q, v, a, t); }},
       {"model-agnostic MID (ID + M, one pass)", [&] { modelAgnosticMID(model, data, q, v, a, t); }},
       {"ID derivatives (analytic)", [&] { inverseDynamicsDerivatives(model, data, q, v, a); }},

@@ -60,7 +60,7 @@ int runInfo(const Args& args) {
             << ", joint inputs: " << robot->joint_inputs.size() << "\n";
   std::cout << "virtual joints (computational points): " << model.n_vjoints() << "\n";
   std::cout << "degrees of freedom: " << model.nq << "\n";
-  // joint-coordinate control and closed chains (theory-gvs.md 3.4, 3.5)
+  // joint-coordinate control and closed chains (docs/theory/gvs.md §11, §12)
   if (!model.prescribed.empty()) {
     std::cout << "prescribed coordinates: " << model.prescribed.size() << "\n";
     for (const CompiledPrescribedCoordinate& p : model.prescribed)

@@ -1,7 +1,7 @@
 #pragma once
 // Model > Environment: the contact law with its obstacles (planes, spheres, hollow cylinders) and
-// the surrounding fluid (RobotDescription::environment, theory-gvs.md 6.2 and 6.3). Every field
-// shows its unit; OK is refused, with the reason shown, while a value is invalid or the robot
+// the surrounding fluid (RobotDescription::environment, docs/theory/gvs.md §13.2, §13.3). Every
+// field shows its unit; OK is refused, with the reason shown, while a value is invalid or the robot
 // would not build with the environment. Rigid links can be listed in the fluid (or taken off the
 // list) here; their volume, drag and added mass are then edited in the Properties panel. The
 // result is applied by the caller as one undoable edit.

@@ -1,5 +1,5 @@
 #pragma once
-// Generalised actuation forces B(q) u(t): cables (theory-gvs.md D60) and joint inputs.
+// Generalised actuation forces B(q) u(t): cables (docs/theory/gvs.md (D60)) and joint inputs.
 
 #include <Eigen/Core>
 

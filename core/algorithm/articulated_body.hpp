@@ -1,6 +1,6 @@
 #pragma once
-// Articulated-body forward dynamics and hybrid dynamics in O(n) (theory-rigid-derivatives.md
-// 2.3, 2.4; Kim's Lie-group formulation, seed 004), for trees whose virtual joints each own their
+// Articulated-body forward dynamics and hybrid dynamics in O(n) (docs/theory/rigid.md §1,
+// §2; Kim's Lie-group formulation), for trees whose virtual joints each own their
 // coordinates: rigid robots, constant-curvature segments and rods of one interval per division.
 //
 // Three passes over the virtual joints, in child-frame coordinates:

@@ -1,6 +1,6 @@
 #pragma once
 // Forward dynamics with closed-chain joints and prescribed (joint-coordinate-controlled)
-// coordinates (theory-gvs.md 3.4, 3.5).
+// coordinates (docs/theory/gvs.md §11, §12).
 //
 // The coordinates split into free ones (u) and prescribed ones (k, q_k = f(t): their q, qdot and
 // qdd are f, f', f'' whatever the state says, the paper's choice). The closed chains add the
@@ -120,8 +120,8 @@ void indexThreeResidual(const Model& model, Data& data, ConstrainedDynamicsData&
                         Eigen::Ref<Eigen::VectorXd> R);
 
 /// \brief Jacobian of indexThreeResidual() with respect to (q_u, lambda) when v and a follow q
-///        through the Newmark formulas (10): dv/dq = v_rate I, da/dq = a_rate I (theory-gvs.md
-///        (52b), (12), (45)):
+///        through the Newmark formulas (10): dv/dq = v_rate I, da/dq = a_rate I (docs/theory/gvs.md
+///        (52b, 12, 45)):
 ///          J = [[(dtau/dq - dID/dq + d(A^T lambda)/dq + v_rate (-D - dID/dv) - a_rate M)_uu,
 ///                A_u^T], [(de/dq)_u, 0]].
 ///        Also leaves the residual's A and e in cdd.constraints.

@@ -1,6 +1,6 @@
-// Statics with closed chains and prescribed coordinates (theory-gvs.md (52a), 3.4): damped Newton
-// on (q_free, lambda) with load stepping, like solveStatics(); the Jacobian is (52b) at rest from
-// the analytical derivatives, or central differences (StaticsOptions::analytic_jacobian).
+// Statics with closed chains and prescribed coordinates (docs/theory/gvs.md (52a), §11): damped
+// Newton on (q_free, lambda) with load stepping, like solveStatics(); the Jacobian is (52b) at rest
+// from the analytical derivatives, or central differences (StaticsOptions::analytic_jacobian).
 
 #include <Eigen/LU>
 #include <algorithm>

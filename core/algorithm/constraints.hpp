@@ -1,5 +1,5 @@
 #pragma once
-// Kinematics of the closed-chain joints (theory-gvs.md 3.5 and 7, with its errata): the error e,
+// Kinematics of the closed-chain joints (docs/theory/gvs.md §12, corrected forms): the error e,
 // the constraint Jacobian A, the bias A qdd + A-dot qdot, and de/dq.
 //
 // Closed-chain joint k joins frame A (g_A = g_{jA} g_a) to frame B (g_B = g_{jB} g_b, or the
@@ -8,7 +8,7 @@
 //   A_k     = Phi_perp^T (Ad_{g_BA} J_A - J_B)                                     (47a)
 //   A_k qdd + A-dot_k qdot = Phi_perp^T (Ad_{g_BA} etadot_A - ad_{eta_B} Ad_{g_BA} eta_A -
 //   etadot_B)
-//                                                                (7, erratum of D72: middle term)
+//                                                                (corrected D72: middle term)
 //   de_k/dq = Phi_perp^T T^-1(eps) (Ad_{g_BA} J_A - J_B),  eps = log(g_BA)^v        (D77-D80)
 // The rows of all joints are stacked in model order (CompiledClosedChain::row).
 //
@@ -72,7 +72,7 @@ void constraintJacobian(const Model& model, const Data& data, ConstraintData& cd
 ///        also fills cd.e. \pre forwardKinematics(model, data, q) ran.
 void constraintErrorJacobian(const Model& model, const Data& data, ConstraintData& cd);
 
-/// \brief A qdd + A-dot qdot (theory-gvs.md 7, corrected D72) into cd.bias, from the twists and
+/// \brief A qdd + A-dot qdot (docs/theory/gvs.md (D72)) into cd.bias, from the twists and
 ///        accelerations in data (data.eta, data.eta_dot as left by inverseDynamics(q, v, qdd):
 ///        the gravity that it carries as a base acceleration cancels, and a world frame B gets
 ///        the same base acceleration). Also fills cd.e and cd.g_BA. With qdd = 0 this is
@@ -80,7 +80,7 @@ void constraintErrorJacobian(const Model& model, const Data& data, ConstraintDat
 void constraintBias(const Model& model, const Data& data, ConstraintData& cd);
 
 /// \brief e, A, de/dq, the bias A a + A-dot v (as constraintBias()) and their derivatives
-///        cd.dAv_dq, cd.dbias_dq, cd.dbias_dv, cd.dAtlambda_dq (theory-gvs.md 7 with its errata).
+///        cd.dAv_dq, cd.dbias_dq, cd.dbias_dv, cd.dAtlambda_dq (docs/theory/gvs.md §12).
 ///        Allocation-free.
 /// \param[in] lambda constraint forces (m), held fixed in d(A^T lambda)/dq
 /// \pre inverseDynamicsDerivatives(model, data, q, v, a, t) ran (a enters the bias and its

@@ -73,7 +73,7 @@ struct Data {
   Eigen::LLT<Eigen::MatrixXd> M_factor;  ///< Cholesky factor of M
 
   //-------------------- derivatives of the inverse dynamics
-  // computed by inverseDynamicsDerivatives(model, data, q, v, a) (theory-gvs.md section 5), in
+  // computed by inverseDynamicsDerivatives(model, data, q, v, a) (docs/theory/gvs.md §9), in
   // world coordinates (see inverse_dynamics_derivatives.cpp for the formulas)
   Eigen::MatrixXd dtau_dq;                            ///< d ID / dq (nv x nq)
   Eigen::MatrixXd dtau_dv;                            ///< d ID / dv (nv x nv)

@@ -50,7 +50,7 @@ DerivativeBlockCheck compare(const std::string& name, const Eigen::MatrixXd& ana
 }
 
 // dFD = M^{-1}(...): the error of the generalised forces the derivative stands for, M (J_an -
-// J_fd), against M J_fd (theory-gvs.md O2; tests/core/algorithm/forward_dynamics_derivatives_test)
+// J_fd), against M J_fd (docs/theory/gvs.md (O2); forward_dynamics_derivatives_test)
 DerivativeBlockCheck compareInForceSpace(const std::string& name, const Eigen::MatrixXd& M,
                                          const Eigen::MatrixXd& analytic,
                                          const Eigen::MatrixXd& fd) {

@@ -1,6 +1,6 @@
 #pragma once
 // Checks the analytical derivatives against central finite differences, block by block: the
-// figure of merit of theory-gvs.md's validation (O1, O2, O3, O5) and of the GUI's
+// figure of merit of docs/theory/gvs.md (O1, O2, O3, O5) and of the GUI's
 // Jacobian-mismatch plot. A diagnostic: it allocates and costs about 4 n inverse dynamics and
 // 4 n forward dynamics.
 #include <Eigen/Core>

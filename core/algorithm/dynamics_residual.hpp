@@ -1,5 +1,5 @@
 #pragma once
-// The equations of motion as a residual (theory-gvs.md (11), sign flipped): zero on every
+// The equations of motion as a residual (docs/theory/gvs.md (11), sign flipped): zero on every
 // trajectory, one inverse-dynamics pass per evaluation (no mass matrix, no factorisation). The
 // implicit integrator on the residual form (IDA, core/sim/ida.cpp) solves r(q, v, qdd) = 0 for
 // qdd together with the state.

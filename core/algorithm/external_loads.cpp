@@ -15,7 +15,7 @@ struct PointForce {
 };
 
 // contact force magnitude phi(delta) = k delta^p, blended to zero over [0, smoothing] by the
-// smoothstep s(x) = 3 x^2 - 2 x^3 (C1 at delta = 0 for every p >= 1, exact beyond the width)
+// smoothstep s(x) = 3 x^2 - 2 x^3 (C^1 at delta = 0 for every p >= 1, exact beyond the width)
 void contactMagnitude(const CompiledEnvironment& env, double delta, double& phi, double& dphi) {
   const double k = env.stiffness, p = env.exponent;
   const double power = std::pow(delta, p - 1.0);
@@ -31,7 +31,7 @@ void contactMagnitude(const CompiledEnvironment& env, double delta, double& phi,
 
 // one obstacle touching the sphere: penetration delta > 0, unit direction n that pushes the
 // sphere out, and N_p = dn/dp; the force is phi (1 + c delta-dot) n plus regularised Coulomb
-// friction -mu f_n v_t / sqrt(|v_t|^2 + v_s^2) (theory-gvs.md (57)-(61), restoring sign)
+// friction -mu f_n v_t / sqrt(|v_t|^2 + v_s^2) (docs/theory/gvs.md (57-61), corrected sign)
 void addContact(const CompiledEnvironment& env, double delta, const Eigen::Vector3d& n,
                 const Eigen::Matrix3d& N_p, const Eigen::Vector3d& v, PointForce& out) {
   double phi = 0.0, dphi = 0.0;
@@ -131,7 +131,7 @@ void constantForceWrench(const SE3& g, const Eigen::Vector3d& c, const Eigen::Ve
 
 // drag -D |v_c| eta_c at point c (link axes), eta_c = Ad_{(I,c)}^-1 eta; transported to the
 // frame origin; d_twist = -Ad*_(I,c) D* Ad_(I,c)^-1 with D* = D (eta_c eta_c^T I_v / |v_c| +
-// |v_c| 1) (theory-gvs.md (62)-(65)), 0 at |v_c| = 0
+// |v_c| 1) (docs/theory/gvs.md (62-65)), 0 at |v_c| = 0
 void dragWrench(const Matrix6d& D, const Eigen::Vector3d& c, const Vector6d& eta, Vector6d& wrench,
                 Matrix6d* d_twist) {
   SE3 g_c;
@@ -231,7 +231,7 @@ void externalWrenchSensitivities(const Model& model, Data& data, double t) {
   for (const CompiledPointLoad& load : model.point_loads) {
     if (load.frame != LoadFrame::Global) continue;  // a follower load moves with its frame
     // F_local = R^T F_world: a rotation dtheta of the frame changes R^T x by (R^T x) x dtheta
-    // (theory-gvs.md (54) corrected: -adbar*_F I_theta = ad_F I_theta)
+    // (docs/theory/gvs.md (54) corrected: -adbar*_F I_theta = ad_F I_theta)
     const double s = load.scale(t);
     const Eigen::Matrix3d R_T = data.g[load.joint].R.transpose();
     const Eigen::Vector3d m = s * (R_T * load.wrench.head<3>());

@@ -1,6 +1,6 @@
 #pragma once
-// Forward dynamics by Cholesky factorisation of the mass matrix (theory-gvs.md (4)), dense or, for
-// branched models, along the coordinate tree without fill-in.
+// Forward dynamics by Cholesky factorisation of the mass matrix (docs/theory/gvs.md (4)), dense or,
+// for branched models, along the coordinate tree without fill-in.
 
 #include <Eigen/Core>
 

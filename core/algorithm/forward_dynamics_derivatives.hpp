@@ -1,9 +1,9 @@
 #pragma once
-// Analytical derivatives of the forward dynamics (theory-gvs.md (7), (9)):
+// Analytical derivatives of the forward dynamics (docs/theory/gvs.md (7, 9)):
 //   dFD/dq = M^{-1} (d(B u)/dq - K - dID/dq),  dFD/dv = M^{-1} (-D - dID/dv),
 // with ID differentiated at a = FD(q, v), which is what makes them the derivatives of FD.
 //
-// Two routes apply M^-1 to the 2 nv columns (theory-rigid-derivatives.md 3.6, seed 002):
+// Two routes apply M^-1 to the 2 nv columns (docs/theory/rigid.md §4):
 //   DenseFactor      (DMM): form M, factor it (dense or tree-sparse Cholesky), solve the columns;
 //   ArticulatedBody  (AZA): the articulated-body recursion's inertia sweep once, then per column
 //                    only its bias and acceleration sweeps (articulatedBodySolveInPlace()).

@@ -1,5 +1,5 @@
 #pragma once
-// Recursive Newton-Euler inverse dynamics of the hybrid linkage (theory-gvs.md section 4).
+// Recursive Newton-Euler inverse dynamics of the hybrid linkage (docs/theory/gvs.md §8).
 
 #include <Eigen/Core>
 

@@ -103,10 +103,11 @@ void addProjectionDerivative(const VirtualJoint& joint, Data& data, int j, const
   }
 }
 
-// The pass works in world coordinates (IDSVA, theory-rigid-derivatives.md 3.4-3.5, generalised
-// to rods). Varying the coordinates of virtual joint j alone moves its subtree rigidly by the world
-// screws s = Ad_{g_base} S_j and, beyond that, changes every subtree twist and acceleration by
-// k-independent columns: for each frame k below j (V, A world twist and acceleration)
+// The pass works in world coordinates (IDSVA, docs/theory/rigid.md §3, generalised to
+// rods; docs/theory/gvs.md (G1-G5)). Varying the coordinates of virtual joint j alone moves its
+// subtree rigidly by the world screws s = Ad_{g_base} S_j and, beyond that, changes every subtree
+// twist and acceleration by k-independent columns: for each frame k below j (V, A world twist and
+// acceleration)
 //   dV_k/dq_j = s x V_k + Psi_dot,    dA_k/dq_j = s x A_k + Psi_dot x V_k + Psi_ddot,
 //   dA_k/dv_j = s x V_k + Psi_ddot_v,  dV_k/dv_j = s,
 // with, in j's base frame (eta+ = eta_base + S v, acc+ its acceleration):

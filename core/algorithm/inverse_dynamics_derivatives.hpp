@@ -1,7 +1,7 @@
 #pragma once
-// Analytical derivatives of the inverse dynamics, dID/dq and dID/dv (theory-gvs.md section 5), by
+// Analytical derivatives of the inverse dynamics, dID/dq and dID/dv (docs/theory/gvs.md §9), by
 // one forward and one backward recursion over the virtual joints, in world coordinates: the
-// closed-form partials of IDSVA (theory-rigid-derivatives.md 3.4) generalised to rod intervals,
+// closed-form partials of IDSVA (docs/theory/rigid.md §3) generalised to rod intervals,
 // whose motion subspace varies with their own coordinates (local terms C19, C20, C24, C29 from
 // core/math/dexp_derivatives.hpp) and which share their coordinates along a division.
 //
@@ -9,7 +9,7 @@
 // for its own coordinates only (summed along its division), the subtree composites are 6 x 6, and
 // the blocks between two divisions (or rigid joints) are formed once per pair from sums over their
 // intervals. The derivation and the formulas are at the top of the .cpp file. Gravity is the base
-// acceleration -G, so it needs no term of its own (the digest's corrected D12 sign follows).
+// acceleration -G, so it needs no term of its own (the corrected D12 sign follows).
 
 #include <Eigen/Core>
 

@@ -4,8 +4,8 @@
 // actuator values with the implicit-function gradient of the equilibrium.
 //
 // Theory. The equilibrium q*(u) solves R(q, u) = B(q) u + tau(q) - ID(q, 0, 0) - K q = 0
-// (theory-gvs.md (5), (13); tau: the inputs that are not unknowns). Differentiating the identity
-// R(q*(u), u) = 0 with respect to u gives dR/dq dq*/du + dR/du = 0, so
+// (docs/theory/gvs.md (5, 13a); tau: the inputs that are not unknowns). Differentiating the
+// identity R(q*(u), u) = 0 with respect to u gives dR/dq dq*/du + dR/du = 0, so
 //
 //   dq*/du = -(dR/dq)^{-1} dR/du,   dR/du = B(q*)  (the chosen actuators' columns),
 //

@@ -1,5 +1,5 @@
 #pragma once
-// Forward kinematics of the hybrid linkage (theory-gvs.md section 2.5, recursion 2a-2c).
+// Forward kinematics of the hybrid linkage (docs/theory/gvs.md §5 (2a-2c)).
 
 #include <Eigen/Core>
 
@@ -34,7 +34,7 @@ void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Ei
 void posesAndTwists(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                     const Eigen::Ref<const Eigen::VectorXd>& v);
 
-/// \brief Geometric Jacobian of child frame j, expressed in it: eta_j = J v (theory-gvs.md (2b)).
+/// \brief Geometric Jacobian of child frame j, in its axes: eta_j = J v (docs/theory/gvs.md (2b)).
 ///        Only the columns of j's ancestors are non-zero. \pre forwardKinematics(model, data, q)
 ///        ran.
 /// \param[out] J 6 x nv, overwritten

@@ -7,7 +7,7 @@ namespace tendril {
 namespace {
 
 // The composite-rigid-body algorithm in world coordinates (the t1 terms of IDSVA,
-// theory-rigid-derivatives.md 3.5): M[i, j] = S_i^T I_i S_j for a joint j at or above i, with S in
+// docs/theory/rigid.md (R13)): M[i, j] = S_i^T I_i S_j for a joint j at or above i, with S in
 // world and I_i the composite inertia of i's subtree, a plain sum in world. The intervals of a
 // division share their coordinates; with S^P_k the world subspaces summed along the division down
 // to k and I^own_k = I_k - I_{k+1} (k's own body and its side branches, accumulated as such: no

@@ -1,6 +1,6 @@
 #pragma once
 // The body interface of the model-agnostic inverse dynamics (Pustina, Della Santina, De Luca,
-// arXiv 2402.07037; docs theory-model-agnostic-id.md sections 1.3, 2.8 and 2.9), and its kinds:
+// arXiv 2402.07037; docs/theory/model-agnostic.md §2), and its kinds:
 // the rigid link, the GVS rod and the constant-curvature segment.
 //
 // A BODY is one description link: its joint followed by its body (model.links[i]), with the
@@ -21,7 +21,7 @@
 //
 // "Relative" means with P at rest: V_k = Ad_{G_k^-1} V_P + J_k v_i is the absolute twist of
 // element k for a proximal twist V_P. Nothing else about the body (how it deforms, how its
-// integrals are taken) is visible to the recursion. This is the spatial form of the digest's
+// integrals are taken) is visible to the recursion. This is the spatial form of the paper's
 // point-quadrature form (section 2.8): its material points p_k with weights w_k are elements with
 // M_k = w_k diag(0, 0, 0, 1, 1, 1); a rigid section adds its rotational inertia.
 //
@@ -187,7 +187,7 @@ struct GvsRodAgnosticBody {
 ///   J e_theta = (0, s/L, 0, (s^2/L) f1(phi), 0, (s^2/L) f2(phi)),
 ///   Jdot v = (s^3/L^2) theta'^2 (0, 0, 0, f1'(phi), 0, f2'(phi)),
 ///   f1 = (phi - sin phi)/phi^2, f2 = (cos phi - 1)/phi^2 = -sinc^2(phi/2)/2,
-/// by series below |phi| = 1 where the closed forms cancel (theory-model-agnostic-id.md 3.2 gives
+/// by series below |phi| = 1 where the closed forms cancel (docs/theory/model-agnostic.md §5 gives
 /// the same Jacobian at s = L in the paper's frame). A planar segment reports no element per Gauss
 /// point: its arc is one LumpedInertia at the joint's child frame C, its I, H, M and their
 /// derivatives summed over the Gauss points from the chord p(s), dp/dtheta and d2p/dtheta2 (the

@@ -1,7 +1,7 @@
 #pragma once
 // Model-agnostic recursive inverse dynamics (Pustina, Della Santina, De Luca, "Recursive
-// Model-agnostic Inverse Dynamics of Serial Soft-Rigid Robots", arXiv 2402.07037; digest
-// docs theory-model-agnostic-id.md): IID, ID, and MIID / MID that also return the mass matrix
+// Model-agnostic Inverse Dynamics of Serial Soft-Rigid Robots", arXiv 2402.07037;
+// docs/theory/model-agnostic.md): IID, ID, and MIID / MID that also return the mass matrix
 // from the same pass, over Tendril's bodies (model_agnostic_body.hpp). The recursion runs only
 // BETWEEN bodies; each body is the black box of model_agnostic_body.hpp. Trees are handled
 // (the paper treats serial chains; a branch only sums the children's wrenches at D).
@@ -11,7 +11,8 @@
 // elements k with pose G_k in P, body Jacobian J_k, J_k v_i and b_k = Jdot_k v_i; D likewise with
 // G_D, J_D, b_D. Every twist, acceleration and wrench is expressed in its own frame.
 //
-// DERIVATION (the spatial form of the digest's point-quadrature form, section 2.8).
+// DERIVATION (the spatial form of the paper's point-quadrature form; docs/theory/model-agnostic.md
+// §3).
 //
 // Velocity. The pose of element k in world is g_P G_k(q_i). Its body twist is
 //   V_k = (G_k^-1 g_P^-1 d(g_P G_k))^v = Ad_{G_k^-1} V_P + J_k v_i.                        (V)
@@ -25,7 +26,7 @@
 // Inertial wrench of an element (Newton-Euler in its own frame; M_k constant there):
 //   W_k = d/dt(M_k V_k) + ad*_{V_k} M_k V_k = M_k A_k + ad*_{V_k} M_k V_k.                 (W)
 // For a point mass m at the element origin, M_k = m diag(0, 0, 0, 1, 1, 1) and W_k = [0; m (vdot
-// + w x v)]: m times the point's absolute acceleration (the digest's -w_k A_k, up to the sign).
+// + w x v)]: m times the point's absolute acceleration (the paper's -w_k A_k, up to the sign).
 // Projection (Kane / virtual power). The generalised inertial force on q_i is the sum over every
 // element e of the subtree of (dV_e/dv_i)^T W_e. For an element of body i, dV_k/dv_i = J_k; for an
 // element e of a descendant, V_e = Ad_{Y_e^-1} V_D + (terms free of v_i), Y_e the pose of e in D,
@@ -36,10 +37,10 @@
 //   tau_i = sum_k J_k^T W_k + J_D^T F_D,i.                                                  (B3)
 // (Ad*_g maps a wrench from a frame to the frame it is posed in: lie.hpp applyCoAd.)
 //
-// The digest's names. Its {S_i} is our D. Write J_k = Ad_{Y_k^-1} J_D + J_k^rel (Y_k the pose of
+// The paper's names. Its {S_i} is our D. Write J_k = Ad_{Y_k^-1} J_D + J_k^rel (Y_k the pose of
 // k in D, J_k^rel the Jacobian of k relative to D). Then (B3) reads
 //   tau_i = J_D^T (sum_k Ad*_{Y_k} W_k + F_D,i) + sum_k (J_k^rel)^T W_k,
-// and with the digest's grad_{qdot_i} ^i v_i, grad_{qdot_i} ^i w_i = the transposed linear and
+// and with the paper's grad_{qdot_i} ^i v_i, grad_{qdot_i} ^i w_i = the transposed linear and
 // angular rows of J_D (its eqs. 39-40):
 //   -[T*_i + p_c x F*_i; F*_i] = sum_k Ad*_{Y_k} W_k         (the body's own inertial resultant
 //                                at D; F*, T* its inertial force, and torque about the CoM)
@@ -49,7 +50,8 @@
 // J_k: each element is projected with its whole Jacobian, which is the same sum, and no body needs
 // its D except to carry its children.
 //
-// MASS MATRIX IN THE SAME PASS (digest 2.6). IID is affine in a with coefficient M, so M is the
+// MASS MATRIX IN THE SAME PASS (docs/theory/model-agnostic.md §4). IID is affine in a with
+// coefficient M, so M is the
 // a-Jacobian of the recursion: J(A_k) = Ad_{G_k^-1} J(A_P) + E_i(J_k), J(W_k) = M_k J(A_k),
 // J(F_P) = sum_k Ad*_{G_k} J(W_k) + Ad*_{G_D} J(F_D), M_i = sum_k J_k^T J(W_k) + J_D^T J(F_D),
 // where J(.) is 6 x n and E_i places columns at q_i. Split the columns of J(.) by owner:
@@ -89,7 +91,7 @@
 namespace tendril {
 
 /// \brief Inertial inverse dynamics IID(q, v, a) = M(q) a + c(q, v): no gravity, no internal or
-///        external forces (digest Algorithm 1, problem 1).
+///        external forces (the paper's Algorithm 1, problem 1).
 /// \param[in] q generalised coordinates (dim model.nq)
 /// \param[in] v generalised velocities (dim model.nv)
 /// \param[in] a generalised accelerations (dim model.nv)
@@ -113,7 +115,7 @@ const Eigen::VectorXd& modelAgnosticID(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t = 0.0);
 
-/// \brief modelAgnosticIID() and the mass matrix M(q) from the same pass (digest Algorithm 3).
+/// \brief modelAgnosticIID() and the mass matrix M(q) from the same pass (paper's Algorithm 3).
 /// \return IID, stored in data.agnostic.tau (dim model.nv); M in data.agnostic.M (nv x nv,
 ///         symmetric; entries between coordinates on different branches stay zero)
 const Eigen::VectorXd& modelAgnosticMIID(const Model& model, Data& data,

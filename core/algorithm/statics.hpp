@@ -1,6 +1,6 @@
 #pragma once
 // Static equilibrium: tau(q, 0, u) + F(q, 0) = 0, i.e. B u - K q - ID(q, 0, 0) = 0
-// (theory-gvs.md (5), (13)), by damped Newton with load stepping.
+// (docs/theory/gvs.md (5, 13a, 13b)), by damped Newton with load stepping.
 
 #include <Eigen/Core>
 #include <atomic>
@@ -52,8 +52,8 @@ void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen
                     double t, const Eigen::Ref<const Eigen::VectorXd>& tau_extra,
                     double load_factor, Eigen::Ref<Eigen::VectorXd> R);
 
-/// \brief Statics with closed chains and the model's prescribed coordinates (theory-gvs.md (52a)
-///        with qdot = qdd = 0, 3.4): unknowns (q_free, lambda),
+/// \brief Statics with closed chains and the model's prescribed coordinates
+///        (docs/theory/gvs.md (52a) with qdot = qdd = 0, §11): unknowns (q_free, lambda),
 ///        R = [ (lambda_load (B u - ID(q, 0, 0)) - K q + A^T lambda)_free ; e(q) ].
 ///        Position inputs hold their coordinate at f(options.time). Called by solveStatics() for
 ///        such models; converged when |R_free| meets the residual tolerance and |e| <= 1e-10.

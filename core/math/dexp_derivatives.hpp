@@ -1,6 +1,6 @@
 #pragma once
 // Derivatives of the tangent operator T(Omega) with respect to Omega, the building blocks of the
-// local terms of theory-gvs.md (C19), (C20), (C24) and (C29).
+// local terms of docs/theory/gvs.md (C19, C20, C24, C29).
 //
 // With a = ad_Omega, T = I + sum_r f_r(t) a^r, t = |w| and e = I_theta Omega = [w; 0]:
 //   d(a^m x)/dOmega = -sum_{s=1..m} a^{m-s} ad_{a^{s-1} x}            (x fixed)

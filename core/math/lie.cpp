@@ -162,7 +162,7 @@ TangentCoefficients evalTangentCoefficients(double theta, Need need) {
     return k;
   }
 
-  // closed forms (theory-gvs.md section 1)
+  // closed forms (docs/theory/gvs.md (C16))
   const double t = theta;
   const double s = std::sin(t);
   const double c = std::cos(t);

@@ -3,7 +3,7 @@
 // operator T(Omega) (right-trivialised dexp) with its time derivative, and the Magnus/Zanna
 // collocation of a rod's strain field.
 //
-// Conventions (docs theory-gvs.md section 0/1): twist V = [w; v] (angular first), wrench F = [m; f]
+// Conventions (docs/theory/notation.md §3): twist V = [w; v] (angular first), wrench F = [m; f]
 // (moment first), Ad_g = [[R, 0], [p~R, R]], ad_V = [[w~, 0], [v~, w~]], ad*_V = -ad_V^T,
 // adbar*_F V = ad*_V F. Every function here is double-only and allocation-free (fixed-size Eigen;
 // the Magnus Jacobian helpers write into caller-provided 6 x n storage).
@@ -73,7 +73,7 @@ struct SE3 {
 /// exactly (I, v) for a pure translation (t = 0).
 /// \param[in] Omega twist [w; v] (6)
 /// \return exp(hat(Omega))
-/// \see theory-gvs.md section 1 (exponential map)
+/// \see docs/theory/notation.md (E1)
 [[nodiscard]] SE3 exp(const Vector6d& Omega);
 
 /// \brief Logarithm of SE(3), the inverse of exp on rotation angles in [0, pi].
@@ -139,7 +139,7 @@ inline void putSkew(Matrix6d& A, int row, int col, double x, double y, double z)
   return A;
 }
 
-/// \brief adbar*_F = -[[m~, f~], [f~, 0]], defined by ad*_V F = adbar*_F V (B3).
+/// \brief adbar*_F = -[[m~, f~], [f~, 0]]: ad*_V F = adbar*_F V (docs/theory/notation.md (B3)).
 /// \param[in] F wrench [m; f] (6)
 /// \return adbar*_F (6 x 6)
 [[nodiscard]] inline Matrix6d coadBar(const Vector6d& F) {
@@ -223,9 +223,9 @@ inline void putSkew(Matrix6d& A, int row, int col, double x, double y, double z)
 /// Below this rotation angle [rad] the coefficients f_r, f_r'/t, f_r'' and the exp coefficients use
 /// their Taylor series in t^2 (coefficients computed at compile time from their exact rational
 /// form, 14 terms: the first neglected term is below 1e-20 at the threshold); above it they use the
-/// closed forms of theory-gvs.md section 1.
+/// closed forms of docs/theory/gvs.md (C16).
 ///
-/// Why not the 1e-2 suggested in the digest: the closed forms cancel catastrophically, the more so
+/// Why not a switch near 1e-2: the closed forms cancel catastrophically, the more so
 /// the higher the power of t in the denominator (down to t^7 for f4''). Measured in double, their
 /// worst relative error is > 100% at t = 1e-2, 6e-6 at t = 0.1, 5e-11 at t = 0.5, 5e-13 at t = 1
 /// and 3e-14 at t = 2. At t = 2 both branches therefore agree to ~1e-13.
@@ -236,7 +236,7 @@ inline constexpr double kTangentSeriesThreshold = 2.0;
 ///        with t = |w| the rotation angle.
 ///
 /// f'_r is stored divided by t because every formula that uses it multiplies by t' = (w . w')/t
-/// (theory-gvs.md C17, C19, C24, C29); f'_r/t stays finite at t = 0.
+/// (docs/theory/gvs.md (C17, C19, C24, C29)); f'_r/t stays finite at t = 0.
 struct TangentCoefficients {
   double f[4];                ///< f_1..f_4 (index r-1)
   double df_over_theta[4];    ///< f_r'(t)/t
@@ -247,7 +247,7 @@ struct TangentCoefficients {
 /// \brief Evaluates f_r, f_r'/t and f_r'' at angle t.
 /// \param[in] theta rotation angle t >= 0 [rad]
 /// \return the coefficients (series below kTangentSeriesThreshold, closed forms above)
-/// \see theory-gvs.md section 1 (tangent operator)
+/// \see docs/theory/gvs.md §4 (C16)
 [[nodiscard]] TangentCoefficients tangentCoefficients(double theta);
 
 /// \brief Tangent operator T(Omega) = sum_{k>=0} ad_Omega^k/(k+1)!, so that d/dt(exp Omega)
@@ -304,7 +304,7 @@ void dexpRates(const Vector6d& Omega, const Vector6d& Omega_dot, const Vector6d&
 void dexpAndDot(const Vector6d& Omega, const Vector6d& Omega_dot, Matrix6d& T, Matrix6d& T_dot);
 
 // --------------------------------------------------------------------------------------------
-// Magnus expansion of a rod interval (theory-gvs.md section 2.3)
+// Magnus expansion of a rod interval (docs/theory/gvs.md §3)
 // --------------------------------------------------------------------------------------------
 
 /// \brief 2nd-order Magnus (midpoint): Omega = h xi(X + h/2).

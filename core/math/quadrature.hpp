@@ -1,6 +1,6 @@
 #pragma once
 // Quadrature rules of a soft rod: Gauss-Legendre abscissae and weights on [0, L] (the computational
-// points of theory-gvs.md section 2.2) and the two Zanna collocation points of an interval (2.3).
+// points of docs/theory/gvs.md §2) and the two Zanna collocation points of an interval (§3).
 
 #include <Eigen/Core>
 
@@ -25,7 +25,7 @@ struct GaussRule {
 /// \param[in] length interval length L > 0 [m]
 /// \return nodes and weights (n each)
 /// \throws std::invalid_argument if n or length is out of range
-/// \see theory-gvs.md section 2.2 (computational points)
+/// \see docs/theory/gvs.md §2 (computational points)
 [[nodiscard]] GaussRule gaussLegendre(int n, double length = 1.0);
 
 /// Relative position of the first Zanna point in an interval: 1/2 - sqrt(3)/6.
@@ -43,7 +43,7 @@ struct ZannaPoints {
 /// \param[in] x0 interval start X_alpha [m]
 /// \param[in] h interval length h_alpha [m]
 /// \return z1, z2
-/// \see theory-gvs.md section 2.3; magnus4() in lie.hpp
+/// \see docs/theory/gvs.md §3; magnus4() in lie.hpp
 [[nodiscard]] ZannaPoints zannaPoints(double x0, double h);
 
 }  // namespace tendril

@@ -433,7 +433,7 @@ class ModelBuilder {
     }
   }
 
-  // contact spheres, buoyancy, drag and added mass at the frames (theory-gvs.md 6.2, 6.3)
+  // contact spheres, buoyancy, drag and added mass at the frames (docs/theory/gvs.md §13.2, §13.3)
   void compileEnvironment() {
     const EnvironmentDesc& environment = robot_.environment;
     CompiledEnvironment& out = model_.environment;

@@ -103,8 +103,8 @@ struct TimeFunction {
 ///        force conjugate to that coordinate (not a torque about a fixed axis).
 struct JointInputDesc {
   /// Force: `value` is the generalised force. Position: the coordinate is prescribed, q_k =
-  /// value(t) [rad or m] (joint-coordinate control, theory-gvs.md 3.4); the effort holding it is an
-  /// output.
+  /// value(t) [rad or m] (joint-coordinate control, docs/theory/gvs.md §11); the effort holding it
+  /// is an output.
   enum class Mode { Force, Position };
   std::string link;  ///< the link whose joint is driven
   int dof = 0;       ///< which of the joint's coordinates
@@ -158,7 +158,7 @@ struct ClosedChainFrameDesc {
   bool operator==(const ClosedChainFrameDesc&) const = default;
 };
 
-/// \brief A joint closing a kinematic loop (theory-gvs.md 3.5): frame A on one link, frame B on
+/// \brief A loop-closing joint (docs/theory/gvs.md §12): frame A on one link, frame B on
 ///        another link or the world; the two frames coincide when the loop is assembled. The joint
 ///        leaves free the motions of a tree joint of the same type (axis as for JointDesc, in the
 ///        common frame) and constrains the complement, Phi_perp (6 x m).
@@ -187,7 +187,8 @@ struct ContactSphereDesc {
   bool operator==(const ContactSphereDesc&) const = default;
 };
 
-/// \brief A hollow contact cylinder of infinite length: the robot stays inside (theory-gvs.md 6.2).
+/// \brief A hollow contact cylinder of infinite length that the robot stays inside
+///        (docs/theory/gvs.md §13.2).
 struct ContactCylinderDesc {
   Vec3 point{0.0, 0.0, 0.0};  ///< a point of the axis [m]
   Vec3 axis{0.0, 0.0, 1.0};   ///< axis direction (normalised on reading)
@@ -201,7 +202,7 @@ struct ContactCylinderDesc {
 struct ContactDesc {
   double stiffness = 1e5;       ///< k_c [N/m^p]
   double exponent = 1.5;        ///< p >= 1 (1: linear spring, 1.5: Hertz)
-  double smoothing = 0.0;       ///< width [m] of the C1 blend of the force at delta = 0; 0 = off
+  double smoothing = 0.0;       ///< width [m] of the C^1 blend of the force at delta = 0; 0 = off
   double damping = 0.0;         ///< Hunt-Crossley c [s/m]: force k delta^p (1 + c delta-dot)
   double friction = 0.0;        ///< Coulomb coefficient mu (0 = frictionless)
   double slip_velocity = 1e-3;  ///< regularisation speed of the friction law [m/s]
@@ -212,8 +213,8 @@ struct ContactDesc {
   bool operator==(const ContactDesc&) const = default;
 };
 
-/// \brief Hydrodynamic properties of one rigid link (theory-gvs.md 6.3), about its centre of mass
-///        with the link's axes.
+/// \brief Hydrodynamic properties of one rigid link (docs/theory/gvs.md §13.3), about its
+///        centre of mass with the link's axes.
 struct FluidBodyDesc {
   std::string link;
   std::optional<double> volume;  ///< displaced volume [m^3]; absent: the volume of its shape
@@ -249,8 +250,9 @@ struct RobotDescription {
   std::vector<PointLoadDesc> point_loads;
   EnvironmentDesc environment;  ///< contact obstacles and surrounding fluid
   std::vector<ClosedChainDesc> closed_chains;
-  /// Baumgarte stabilisation time constant T_B of the closed-chain constraints [s] (theory-gvs.md
-  /// (46b)): the constraint error decays like a critically damped oscillator of this time constant
+  /// Baumgarte stabilisation time constant T_B of the closed-chain constraints [s]
+  /// (docs/theory/gvs.md (46b)): the constraint error decays like a critically damped oscillator
+  /// of this time constant
   double constraint_time_constant = 0.01;
   bool operator==(const RobotDescription&) const = default;
 };

@@ -1,11 +1,11 @@
 #pragma once
 // The compiled, immutable model of a hybrid soft-rigid linkage.
 //
-// buildModel() flattens the link tree into "virtual joints" sorted parents-first (theory-gvs.md
-// section 2.2): every rigid joint, and every interval between two consecutive computational points
-// of a soft division (a pseudo-rigid joint whose twist comes from the Magnus expansion of the
-// strain field). Each virtual joint j owns a child frame j; inertia is lumped at those frames. So
-// every algorithm is a forward and a backward loop over [0, n_vjoints).
+// buildModel() flattens the link tree into "virtual joints" sorted parents-first
+// (docs/theory/gvs.md §2): every rigid joint, and every interval between two consecutive
+// computational points of a soft division (a pseudo-rigid joint whose twist comes from the Magnus
+// expansion of the strain field). Each virtual joint j owns a child frame j; inertia is lumped at
+// those frames. So every algorithm is a forward and a backward loop over [0, n_vjoints).
 //
 // Notation (core/math/lie.hpp): g_j pose of child frame j in world; Omega_j joint twist with
 // g_parent * g_fixed * exp(Omega_j) = g_j; S_j = T(Omega_j) Z_j its motion subspace in the base
@@ -46,7 +46,7 @@ struct VirtualJoint {
   // rigid: motion basis
   Matrix6Xd Phi;  ///< 6 x nq, columns are unit screws in the joint base frame
   /// Phi's columns commute (fixed, revolute, prismatic, helical, cylindrical joints): then
-  /// T(Phi q) Phi = Phi, so S = Phi and S-dot = 0 at every q (theory-gvs.md 2.1 table)
+  /// T(Phi q) Phi = Phi, so S = Phi and S-dot = 0 at every q (docs/theory/gvs.md §1)
   bool constant_subspace = false;
   /// one coordinate along a screw whose linear part is parallel to its unit (or zero) angular
   /// part (revolute, prismatic, helical): exp has a closed form and S = screw
@@ -83,7 +83,7 @@ struct VirtualJoint {
   Vector6d section_stiffness = Vector6d::Zero();
   Vector6d section_damping = Vector6d::Zero();
 
-  /// added mass M_A of the surrounding fluid, in the child frame (theory-gvs.md 6.3): the
+  /// added mass M_A of the surrounding fluid, in the child frame (docs/theory/gvs.md §13.3): the
   /// dynamics use M + M_A as the inertia of the frame; gravity does not act on M_A
   bool has_added_mass = false;
   Matrix6d added_mass = Matrix6d::Zero();
@@ -172,7 +172,7 @@ struct CompiledPrescribedCoordinate {
   TimeFunction position;
 };
 
-/// \brief A closed-chain joint (theory-gvs.md 3.5): e = Phi_perp^T log(g_BA)^v with
+/// \brief A closed-chain joint (docs/theory/gvs.md §12): e = Phi_perp^T log(g_BA)^v with
 ///        g_A = g[joint_a] g_a, g_B = g[joint_b] g_b (or g_b alone when joint_b < 0: the world).
 struct CompiledClosedChain {
   std::string name;
@@ -251,8 +251,7 @@ Model buildModel(const RobotDescription& robot);
 /// \brief Whether the columns of a motion basis commute pairwise (ad_a b = 0).
 bool commutes(const Matrix6Xd& Phi);
 
-/// \brief Motion basis Phi (6 x dof) of a rigid joint, in its joint frame (theory-gvs.md 2.1
-/// table).
+/// \brief Motion basis Phi (6 x dof) of a rigid joint, in its joint frame (docs/theory/gvs.md §1).
 Matrix6Xd jointBasis(const JointDesc& joint);
 
 }  // namespace tendril

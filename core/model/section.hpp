@@ -1,5 +1,5 @@
 #pragma once
-// Geometric and constitutive properties of a rod cross-section (theory-gvs.md section 2.6).
+// Geometric and constitutive properties of a rod cross-section (docs/theory/gvs.md §6).
 
 #include "core/math/lie.hpp"
 #include "core/model/description.hpp"

@@ -1,7 +1,7 @@
 #pragma once
 // Strain bases Phi(X) of a soft division: one scalar function family evaluated at the normalised
 // abscissa s = X/L in [0, 1], and its 6 x n_dof block layout over the strain components
-// xi = [torsion, bend y, bend z, stretch, shear y, shear z] (theory-gvs.md section 2.1).
+// xi = [torsion, bend y, bend z, stretch, shear y, shear z] (docs/theory/gvs.md (1)).
 
 #include <Eigen/Core>
 
@@ -60,7 +60,7 @@ void evalBasisFunctions(BasisFamily family, int order, double s,
 /// \param[in] s normalised abscissa X/L
 /// \param[out] Phi strain basis (6 x strainBasisDof(desc)); every entry is written
 /// \pre Phi.rows() == 6 and Phi.cols() == strainBasisDof(desc)
-/// \see theory-gvs.md section 2.1, eq. (1)
+/// \see docs/theory/gvs.md §1 (1)
 void evalStrainBasis(const StrainBasisDesc& desc, double s, Eigen::Ref<Eigen::MatrixXd> Phi);
 
 }  // namespace tendril

@@ -15,8 +15,8 @@ namespace tendril {
 
 struct ForceSpaceBlocks;  // second_order_linear_solver.hpp
 
-/// \brief Supplies dFD/dq and dFD/dv, the blocks of the Jacobian of x' = f(t, x) (theory-gvs.md
-/// (6b), (7), (9)).
+/// \brief Supplies dFD/dq and dFD/dv, the blocks of the Jacobian of x' = f(t, x)
+/// (docs/theory/gvs.md (6b, 7, 9)).
 class DynamicsJacobian {
  public:
   virtual ~DynamicsJacobian() = default;
@@ -119,8 +119,9 @@ class DynamicsSystem {
   /// \brief Whether jacobian() is analytical (else finite differences): the constrained solvers
   /// choose their own Jacobians by it.
   bool analyticJacobian() const { return analytic_; }
-  /// \brief Closed chains and prescribed coordinates (theory-gvs.md 3.4, 3.5): the workspace of the
-  /// last constrained acceleration (lambda, efforts, problem), null for an unconstrained model.
+  /// \brief Closed chains and prescribed coordinates (docs/theory/gvs.md §11, §12): the
+  /// workspace of the last constrained acceleration (lambda, efforts, problem), null for an
+  /// unconstrained model.
   const ConstrainedDynamicsData* constrained() const { return constrained_.get(); }
 
  private:

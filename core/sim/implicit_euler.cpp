@@ -1,4 +1,4 @@
-// Implicit (backward) Euler with Newton iterations on v_{n+1} (theory-gvs.md (6)-(9)):
+// Implicit (backward) Euler with Newton iterations on v_{n+1} (docs/theory/gvs.md (6-9)):
 //   R(v) = v - v_n - h FD(t + h, q_n + h v, v) = 0,  J = I - h^2 dFD/dq - h dFD/dv.
 
 #include <Eigen/LU>

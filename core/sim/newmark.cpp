@@ -1,4 +1,4 @@
-// Newmark-beta with Newton iterations on q_{n+1} (theory-gvs.md (10)-(12)), written on the
+// Newmark-beta with Newton iterations on q_{n+1} (docs/theory/gvs.md (10-12)), written on the
 // acceleration: R(q) = a(q) - FD(t + h, q, v(q)), J = 1/(beta h^2) I - dFD/dq - gamma/(beta h)
 // dFD/dv, which is M^-1 times the paper's (12).
 
@@ -59,7 +59,7 @@ class NewmarkStepper final : public FixedStepStepper {
   Eigen::MatrixXd dqdd_dq_, dqdd_dv_;
 };
 
-// Index-3 Newmark for closed chains and prescribed coordinates (theory-gvs.md (52a, b), (45)):
+// Index-3 Newmark for closed chains and prescribed coordinates (docs/theory/gvs.md (52a, 52b, 45)):
 // unknowns z = (q_u, lambda) at t + h, with q_k = f(t + h), v_k = f', a_k = f'' and the free
 // velocities and accelerations from the Newmark formulas (10);
 //   R(z) = [ (tau - ID(q, v, a) + A^T lambda)_u ; e(q) ].

@@ -22,7 +22,7 @@ namespace tendril {
 enum class IntegratorKind { ImplicitEuler, Newmark, Bdf, Rk4, Ida };
 
 /// \brief Where the implicit methods get their Jacobian: the analytical recursion of
-/// theory-gvs.md section 5, or central finite differences: of the forward dynamics (implicit
+/// docs/theory/gvs.md §9, or central finite differences: of the forward dynamics (implicit
 /// Euler, Newmark), of the force balance and constraint right-hand side at fixed qdd (BDF, whose
 /// Newton matrix is in force space: DynamicsSystem::forceSpaceJacobian()), of the residual (IDA).
 enum class JacobianKind { Analytic, FiniteDifference };

@@ -20,7 +20,7 @@ namespace tendril::bench {
 namespace {
 
 RobotDescription legendreRod(int divisions) {
-  StrainBasisDesc basis;  // theory-gvs.md 12: orders (4, 4, 4, 2, 2, 2), 24 modes per division
+  StrainBasisDesc basis;  // docs/theory/gvs.md §14: orders (4, 4, 4, 2, 2, 2), 24 modes
   basis.order = {4, 4, 4, 2, 2, 2};
   RobotDescription robot = test::uniformRod(0.5, 0.01, basis, 5);
   robot.name = "legendre_rod_" + std::to_string(24 * divisions);

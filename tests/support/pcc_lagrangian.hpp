@@ -4,7 +4,7 @@
 // differentiation (Eigen's AutoDiffScalar), M = sum of w (rho A Jp^T Jp + rho I Jphi^T Jphi) over
 // the same Gauss points as the body, c from the Christoffel symbols with dM/dq by extrapolated
 // central differences, and g from the potential energy likewise (model-agnostic paper,
-// Simulation 3; theory-model-agnostic-id.md 5.2 oracle 1).
+// Simulation 3; docs/theory/model-agnostic.md §7, oracle 1).
 
 #include <Eigen/Core>
 

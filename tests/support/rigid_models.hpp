@@ -1,5 +1,6 @@
 #pragma once
-// The rigid robots of issue 28's comparison with Pinocchio and of seed 002's benchmarks, built in
+// The rigid robots of issue 28's comparison with Pinocchio and of the IDSVA paper's benchmarks,
+// built in
 // code: a 7-joint arm, serial chains, branched trees and a free-base humanoid.
 
 #include <string>
@@ -18,7 +19,8 @@ RobotDescription benchmarkArm();
 RobotDescription benchmarkChain(int n);
 
 /// \brief A tree of n links of the chain's kind, each link carrying up to `branching` children
-///        (breadth first: link k's parent is (k - 1) / branching), as in seed 002's benchmarks.
+///        (breadth first: link k's parent is (k - 1) / branching), as in the IDSVA paper's
+///        benchmarks.
 RobotDescription branchedTree(int n, int branching);
 
 /// \brief A 35-dof humanoid: a free-floating pelvis (6), a 2-joint waist, a 1-joint neck, two

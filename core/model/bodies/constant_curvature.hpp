@@ -1,6 +1,6 @@
 #pragma once
 // Body kind "constant_curvature": a slender segment whose centreline bends with one curvature along
-// its whole length (the piecewise-constant-curvature model, theory-model-agnostic-id.md 3.2-3.4).
+// its whole length (the piecewise-constant-curvature model, docs/theory/model-agnostic.md §5).
 // A chain of them is a PCC robot. The circular cross-sections stay rigid and normal to the
 // centreline, so the segment is a Cosserat rod with a constant strain
 //   xi = (0, theta_y / L, theta_z / L, 1 + delta / L, 0, 0)    (angular first, rod axis x)

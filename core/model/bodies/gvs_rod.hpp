@@ -1,6 +1,6 @@
 #pragma once
 // Body kind "soft": a Cosserat rod of the Geometric Variable Strain model, divisions with their
-// own section, material and strain basis (theory-gvs.md). It compiles into rod divisions
+// own section, material and strain basis (docs/theory/gvs.md). It compiles into rod divisions
 // (core/model/bodies/rod_division.hpp).
 
 #include <array>

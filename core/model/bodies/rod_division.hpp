@@ -1,6 +1,6 @@
 #pragma once
 // What the GVS engine compiles of a body with a centreline: a sequence of rod divisions, each a
-// strain basis over a length with its section, material and Gauss rule (theory-gvs.md 2.1-2.6).
+// strain basis over a length with its section, material and Gauss rule (docs/theory/gvs.md §1-§6).
 // A GVS rod gives one per division of its description; a constant-curvature segment gives one
 // division whose basis is constant. build_model.cpp turns each into rod-interval virtual joints.
 

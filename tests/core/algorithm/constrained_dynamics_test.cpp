@@ -1,5 +1,5 @@
 // Tests for core/algorithm/constrained_dynamics.cpp: the analytical derivatives of the constrained
-// forward dynamics (theory-gvs.md (44), (50), (51)) and the index-3 Newmark Jacobian (52b).
+// forward dynamics (docs/theory/gvs.md (44, 50, 51)) and the index-3 Newmark Jacobian (52b).
 
 #include "core/algorithm/constrained_dynamics.hpp"
 

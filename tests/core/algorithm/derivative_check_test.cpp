@@ -1,5 +1,5 @@
 // Tests for core/algorithm/derivative_check.cpp: the block-by-block comparison of the analytical
-// derivatives with central finite differences (theory-gvs.md O1, O2, O3, O5).
+// derivatives with central finite differences (docs/theory/gvs.md (O1, O2, O3, O5)).
 
 #include "core/algorithm/derivative_check.hpp"
 
@@ -151,10 +151,11 @@ TEST(DerivativeCheck, DetectsTheTruncationOfACoarseStepInQOnly) {
             1e-3 * block(check, "dID/dq").relative_mismatch);
 }
 
-// drag -D |v| eta at rest: the analytical dID/dv is exactly zero (D* = 0 at |v| = 0, theory-gvs.md
-// 6.3), while |v| v is not twice differentiable there and a central difference keeps an O(h) error:
-// the check reports it as a relative mismatch of 1 against the zero analytical block, and the
-// absolute error shrinks with the step as truncation does (what a user sees at --state zero)
+// drag -D |v| eta at rest: the analytical dID/dv is exactly zero (D* = 0 at |v| = 0,
+// docs/theory/gvs.md (63-65)), while |v| v is not twice differentiable there and a central
+// difference keeps an O(h) error: the check reports it as a relative mismatch of 1 against the zero
+// analytical block, and the absolute error shrinks with the step as truncation does (what a user
+// sees at --state zero)
 TEST(DerivativeCheck, DragAtRestShowsTheDifferencesTruncationNotTheDerivative) {
   const Model model = buildModel(test::example("underwater_robot"));
   ASSERT_TRUE(model.environment.has_fluid);

@@ -1,5 +1,6 @@
-// Tests for core/algorithm/external_loads.cpp: contact and hydrodynamic loads (theory-gvs.md 6.2,
-// 6.3), their sensitivities, and the added mass in the inverse dynamics and the mass matrix.
+// Tests for core/algorithm/external_loads.cpp: contact and hydrodynamic loads
+// (docs/theory/gvs.md §13.2, §13.3), their sensitivities, and the added mass in the inverse
+// dynamics and the mass matrix.
 
 #include <gtest/gtest.h>
 
@@ -250,7 +251,7 @@ TEST(ContactTest, PointPressedIntoASphereGetsTheHertzForceAlongTheNormal) {
 }
 
 TEST(ContactTest, HollowCylinderPushesTowardTheAxis) {
-  // theory-gvs.md 6.2 erratum: the force on the robot points inward, magnitude k delta^p
+  // docs/theory/gvs.md (57), corrected: the force on the robot points inward, magnitude k delta^p
   RobotDescription robot = bodyWithRod();
   ContactDesc contact;
   contact.stiffness = 1e5;

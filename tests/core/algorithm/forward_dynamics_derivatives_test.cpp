@@ -1,6 +1,6 @@
 // Tests for core/algorithm/forward_dynamics_derivatives.cpp and actuationJacobian(): dFD/dq,
-// dFD/dv and d(B u)/dq against central finite differences (theory-gvs.md O2, O5), the statics
-// Jacobian (O10) and the solvers that use them (O15).
+// dFD/dv and d(B u)/dq against central finite differences (docs/theory/gvs.md (O2, O5)), the
+// statics Jacobian (O10) and the solvers that use them (O15).
 
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
 
@@ -130,7 +130,7 @@ TEST(StaticsJacobian, AnalyticAndFiniteDifferenceSolversAgree) {
         solveStatics(model, data, Eigen::VectorXd::Zero(model.nq), options);
     ASSERT_TRUE(with.converged) << stem << ": " << with.message;
     ASSERT_TRUE(without.converged) << stem << ": " << without.message;
-    // e_q of theory-gvs.md O10
+    // e_q of docs/theory/gvs.md (O10)
     EXPECT_LT((with.q - without.q).norm() / with.q.norm(), 1e-9) << stem;
     EXPECT_LE(with.iterations, without.iterations + 1) << stem;
   }

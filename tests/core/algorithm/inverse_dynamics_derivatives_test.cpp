@@ -1,7 +1,7 @@
 // Tests for core/algorithm/inverse_dynamics_derivatives.cpp: dID/dq and dID/dv against central
 // finite differences of inverseDynamics, on every bundled example, random trees of every joint type
 // and basis family, both Magnus orders, with gravity and local/global point loads
-// (theory-gvs.md O1, O4, O14).
+// (docs/theory/gvs.md (O1, O4, O14)).
 
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 
@@ -22,7 +22,7 @@ namespace {
 // central differences with step h = 1e-6 on q of order 0.1-1: truncation ~h^2 |ID'''| ~ 1e-12
 // relative, round-off ~eps |ID| / h ~ 1e-10 relative; 1e-6 is the acceptance level and
 // leaves four orders of margin, while a wrong term (a dropped sign, a missing transport) shows as
-// O(1) (the digest's misprinted (54) fails at 0.56)
+// O(1) (the paper's misprinted (54) fails at 0.56)
 constexpr double kStep = 1e-6;
 constexpr double kTol = 1e-6;
 struct Mismatch {

@@ -255,7 +255,7 @@ TEST(InverseDynamicsTest, IsAffineInAcceleration) {
 }
 
 TEST(InverseDynamicsTest, PowerOfVelocityTermsIsHalfTheMassMatrixRate) {
-  // passivity (theory-gvs.md O7): v^T [ID(q, v, 0) - ID(q, 0, 0)] = 1/2 v^T dM/dt v
+  // passivity (docs/theory/gvs.md (O7)): v^T [ID(q, v, 0) - ID(q, 0, 0)] = 1/2 v^T dM/dt v
   for (const auto& [name, robot] : modelsUnderTest()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);

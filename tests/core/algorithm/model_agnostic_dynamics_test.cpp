@@ -1,7 +1,7 @@
 // Tests for core/algorithm/model_agnostic_dynamics.cpp and model_agnostic_body.cpp: the bodies'
 // reports against finite differences of their poses, IID / ID / MIID / MID against Tendril's
-// independent inverseDynamics() and massMatrix(), and the structural identities of the digest
-// (theory-model-agnostic-id.md 5.2): affine in a, c quadratic in v, power balance, gravity as the
+// independent inverseDynamics() and massMatrix(), and the structural identities of
+// docs/theory/model-agnostic.md §7: affine in a, c quadratic in v, power balance, gravity as the
 // gradient of the potential energy.
 
 #include "core/algorithm/model_agnostic_dynamics.hpp"
@@ -421,7 +421,7 @@ TEST(ModelAgnosticDynamicsTest, MidReturnsIdAndTheSameMassMatrix) {
   }
 }
 
-//-------------------- structure (digest 5.2)
+//-------------------- structure (docs/theory/model-agnostic.md §7)
 
 TEST(ModelAgnosticDynamicsTest, IidIsAffineInAccelerationWithTheMassMatrix) {
   // IID(q, v, a) - IID(q, v, 0) = M a, M from MIID; on a unit vector, a column of M

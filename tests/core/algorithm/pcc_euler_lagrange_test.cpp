@@ -1,9 +1,9 @@
-// Simulation 3 (a) of the model-agnostic paper (theory-model-agnostic-id.md 4.3): planar PCC robots
-// of 1 to 20 constant-curvature bodies (radius 0.03 m, rest length 0.3 m, 1000 kg/m^3), 100 random
-// states each with q in [-pi, pi], q-dot in [-10, 10], q-ddot in [-100, 100]; the model-agnostic
-// IID = M q-ddot + c and MIID's mass matrix (and the GVS engine's inverse dynamics, with gravity)
-// against an Euler-Lagrange computation of our own (tests/support/pcc_lagrangian.hpp), relative
-// error at most 1e-9.
+// Simulation 3 (a) of the model-agnostic paper (docs/theory/model-agnostic.md §6): planar PCC
+// robots of 1 to 20 constant-curvature bodies (radius 0.03 m, rest length 0.3 m, 1000 kg/m^3), 100
+// random states each with q in [-pi, pi], q-dot in [-10, 10], q-ddot in [-100, 100]; the
+// model-agnostic IID = M q-ddot + c and MIID's mass matrix (and the GVS engine's inverse dynamics,
+// with gravity) against an Euler-Lagrange computation of our own
+// (tests/support/pcc_lagrangian.hpp), relative error at most 1e-9.
 
 #include <gtest/gtest.h>
 

@@ -183,7 +183,7 @@ TEST(StaticsTest, AxialForceStretchesByFOverEA) {
 }
 
 TEST(StaticsTest, StraightCableBendsTowardItselfAndShortens) {
-  // theory-gvs.md O9: a cable at d = r z with tension T gives kappa_y = -T r / EI and axial
+  // docs/theory/gvs.md (O9): a cable at d = r z with tension T gives kappa_y = -T r / EI and axial
   // strain -T / EA exactly; the rod curves toward +z, the cable's side
   RobotDescription robot = test::uniformRod(0.4, 0.02, basisWith({-1, 1, -1, 0, -1, -1}));
   robot.gravity = {0, 0, 0};

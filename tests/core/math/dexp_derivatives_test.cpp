@@ -101,7 +101,7 @@ TEST_P(DexpDerivatives, JacobianOfTDotMatchesFiniteDifferences) {
   }
 }
 
-// zero rotation, tiny, around the digest's 1e-2, both sides of the series switch at 2, large
+// zero rotation, tiny, around a common 1e-2 switch, both sides of the series switch at 2, large
 INSTANTIATE_TEST_SUITE_P(Angles, DexpDerivatives,
                          ::testing::Values(0.0, 1e-6, 1e-2, 0.7, 2.0 - 1e-9, 2.0 + 1e-9, 2.9));
 

@@ -26,12 +26,12 @@ constexpr double kPi = std::numbers::pi;
 // identity checks: exact algebra evaluated in double, O(1) entries
 constexpr double kIdentityTol = 1e-12;
 // central differences: step 1e-5 balances truncation (~h^2 |f'''|/6 ~ 1e-10) and round-off
-// (~eps/h ~ 2e-11), theory-gvs.md O6
+// (~eps/h ~ 2e-11), docs/theory/gvs.md (O6)
 constexpr double kFdTol = 1e-8;
 constexpr double kFdStep = 1e-5;
 
-// the rotation angles every angle-dependent test visits: zero, tiny, around the 1e-2 the digest
-// suggests for the series, around the actual switch, large, and close to pi
+// the rotation angles every angle-dependent test visits: zero, tiny, around the 1e-2 often
+// suggested for the series, around the actual switch, large, and close to pi
 std::vector<double> testAngles() {
   return {0.0,
           1e-9,
@@ -100,7 +100,7 @@ Vector6d bracketReference(const Vector6d& V, const Vector6d& W) {
   return vee(hat(V) * hat(W) - hat(W) * hat(V));
 }
 
-// digest closed forms of f_r, f_r'/t and f_r'' in long double (theory-gvs.md section 1)
+// the closed forms of f_r, f_r'/t and f_r'' in long double (docs/theory/gvs.md (C16))
 struct LongDoubleCoefficients {
   long double f[4], df_over_theta[4], ddf[4];
 };
@@ -127,7 +127,7 @@ LongDoubleCoefficients closedFormsLongDouble(long double t) {
   return k;
 }
 
-// digest small-angle series (theory-gvs.md section 1), truncated as printed
+// the small-angle series of f_r (docs/theory/gvs.md §4), truncated after the theta^4 terms
 TangentCoefficients digestSeries(double t) {
   const double t2 = t * t, t4 = t2 * t2, t6 = t4 * t2;
   TangentCoefficients k{};
@@ -279,7 +279,7 @@ TEST(LieTest, AdjointMatricesMatchTheirDefinitions) {
     EXPECT_LT(maxAbs(coAd(g) - Ad(g).inverse().transpose()), kIdentityTol);
     EXPECT_LT(maxAbs(coAdInv(g) - Ad(g).transpose()), kIdentityTol);
 
-    // ad_V W = [V, W]; ad* = -ad^T; adbar* from B3
+    // ad_V W = [V, W]; ad* = -ad^T; adbar* from docs/theory/notation.md (B3)
     EXPECT_LT((ad(V) * W - bracketReference(V, W)).norm(), kIdentityTol);
     EXPECT_LT(maxAbs(coad(V) + ad(V).transpose()), kIdentityTol);
     EXPECT_LT((coad(V) * F - coadBar(F) * V).norm(), kIdentityTol);
@@ -309,17 +309,17 @@ TEST(LieTest, IdentitiesB1ToB9) {
     const Matrix6d As = coAd(g);
     const Matrix6d Ais = coAdInv(g);
 
-    // B1, B2, B3
+    // docs/theory/notation.md (B1, B2, B3)
     EXPECT_LT(maxAbs(coad(V) + ad(V).transpose()), kIdentityTol);
     EXPECT_LT((ad(V) * V2 + ad(V2) * V).norm(), kIdentityTol);
     EXPECT_LT((coad(V) * V2 - coadBar(V2) * V).norm(), kIdentityTol);
-    // B4, B5
+    // docs/theory/notation.md (B4, B5)
     EXPECT_LT(maxAbs(A * ad(V) - ad(A * V) * A), kIdentityTol);
     EXPECT_LT(maxAbs(ad(V) * A - A * ad(Ai * V)), kIdentityTol);
-    // B6, B7
+    // docs/theory/notation.md (B6, B7)
     EXPECT_LT(maxAbs(As * coad(V) - coad(A * V) * As), kIdentityTol);
     EXPECT_LT(maxAbs(coad(V) * As - As * coad(Ai * V)), kIdentityTol);
-    // B8, B9
+    // docs/theory/notation.md (B8, B9)
     EXPECT_LT(maxAbs(As * coadBar(F) - coadBar(As * F) * A), kIdentityTol);
     EXPECT_LT(maxAbs(coadBar(F) * A - As * coadBar(Ais * F)), kIdentityTol);
   }
@@ -328,7 +328,7 @@ TEST(LieTest, IdentitiesB1ToB9) {
 TEST(LieTest, AdjointTimeDerivativesB10ToB13) {
   std::mt19937 rng(8);
   for (int trial = 0; trial < 10; ++trial) {
-    // g(t) = g0 exp(t eta) has body velocity eta (B15)
+    // g(t) = g0 exp(t eta) has body velocity eta (docs/theory/notation.md (B15))
     const SE3 g0 = randomPose(rng);
     const Vector6d eta = randomVector6(rng);
     const SE3 gp = g0 * exp(kFdStep * eta);

@@ -1,6 +1,6 @@
 // Tests for the constant-curvature body kind (core/model/bodies/constant_curvature.cpp) as the GVS
 // engine runs it: against the closed forms and the Euler-Lagrange reference numbers of
-// theory-model-agnostic-id.md 3.2 and 5.3, the beam laws, the tendon length of a constant
+// docs/theory/model-agnostic.md §5, §7, the beam laws, the tendon length of a constant
 // curvature arc, and the analytical derivatives at the straight configuration.
 
 #include "core/model/bodies/constant_curvature.hpp"
@@ -40,9 +40,9 @@ ConstantCurvatureBodyDesc segment(CurvatureModel model, double length, double ra
   return body;
 }
 
-// the digest's planar body extends along +z of the base with gravity (0, 0, g0): the segment's
+// the paper's planar body extends along +z of the base with gravity (0, 0, g0): the segment's
 // axis x is turned onto z (pitch -pi/2); its bending about y then swings the tip along +x, the
-// mirror image of the digest's, which leaves every scalar of a single body unchanged
+// mirror image of the paper's, which leaves every scalar of a single body unchanged
 LinkDesc segmentLink(const std::string& name, const std::string& parent, JointType joint,
                      const ConstantCurvatureBodyDesc& body) {
   LinkDesc link;
@@ -64,7 +64,8 @@ Model unitToyBody(double gravity = -9.81) {
   return buildModel(robot);
 }
 
-// M(q) = pi [q (q^4 + 4 q^2 + 24 cos q + 24) - 48 sin q] / (12 q^5) (digest 3.2), whose
+// M(q) = pi [q (q^4 + 4 q^2 + 24 cos q + 24) - 48 sin q] / (12 q^5)
+// (docs/theory/model-agnostic.md (P1)), whose
 // numerator cancels like q^5 / 48: 130 ulp at q = 0.7, so it is used from 0.7 up; below 1e-2 its
 // series
 double toyMass(double q) {
@@ -84,7 +85,8 @@ TEST(ConstantCurvatureTest, UnitToyBodyMassMatchesTheClosedForm) {
 }
 
 TEST(ConstantCurvatureTest, UnitToyBodyInverseDynamicsMatchesTheDigestReference) {
-  // digest 5.3 A at q = 0.7, q-dot = 1.3, q-ddot = -2.1: M q-ddot + c and M q-ddot + c + g
+  // docs/theory/model-agnostic.md (P4) at q = 0.7, q-dot = 1.3, q-ddot = -2.1: M q-ddot + c and
+  // M q-ddot + c + g
   const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, 0.7),
                         v = Eigen::VectorXd::Constant(1, 1.3),
                         a = Eigen::VectorXd::Constant(1, -2.1), zero = Eigen::VectorXd::Zero(1);
@@ -104,9 +106,10 @@ TEST(ConstantCurvatureTest, UnitToyBodyInverseDynamicsMatchesTheDigestReference)
 }
 
 TEST(ConstantCurvatureTest, ThreeBodySpatialChainMatchesTheEulerLagrangeReference) {
-  // digest 5.3 B: three (revolute about the previous distal axis, planar CC body) pairs. Our
-  // segments bend the other way round (toward -n1 of the digest's distal frame), so our
-  // coordinates are the digest's with the bending angles negated: S = diag(1, -1, 1, -1, 1, -1)
+  // docs/theory/model-agnostic.md §7: three (revolute about the previous distal axis, planar CC
+  // body) pairs. Our
+  // segments bend the other way round (toward -n1 of the paper's distal frame), so our
+  // coordinates are the paper's with the bending angles negated: S = diag(1, -1, 1, -1, 1, -1)
   RobotDescription robot;
   const ConstantCurvatureBodyDesc body = segment(CurvatureModel::Planar, 1.0, 1.0, 1.0, 16);
   robot.links = {segmentLink("b1", "world", JointType::Revolute, body),
