@@ -182,10 +182,13 @@ OUTSIDE = re.compile(r"theory-[a-z-]+\.md|\.\./shared/")
 
 
 def check_pages(root, problems):
-    """The Markdown pages point only at documents inside the repository."""
+    """The Markdown pages, the schema and the examples (their text reaches the studio's
+    tooltips and title bar) point only at documents inside the repository."""
     pages = [os.path.join(root, "README.md")]
     for directory, _, names in os.walk(os.path.join(root, "docs")):
         pages += [os.path.join(directory, n) for n in sorted(names) if n.endswith(".md")]
+    for directory, _, names in os.walk(os.path.join(root, "resources")):
+        pages += [os.path.join(directory, n) for n in sorted(names) if n.endswith(".json")]
     for path in pages:
         with open(path, encoding="utf-8") as f:
             for number, line in enumerate(f, 1):
