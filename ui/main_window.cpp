@@ -58,8 +58,8 @@
 #include "ui/edit_commands.hpp"
 #include "ui/inverse_statics_target.hpp"
 #include "ui/main_window_internal.hpp"
-#include "ui/panels/model_tree_panel.hpp"
 #include "ui/panels/field_help.hpp"
+#include "ui/panels/model_tree_panel.hpp"
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/property_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
@@ -67,6 +67,7 @@
 #include "ui/run_messages.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_dialog.hpp"
+#include "ui/user_guide_dialog.hpp"
 #include "ui/viewport/viewport_widget.hpp"
 
 namespace tendril {
@@ -142,6 +143,17 @@ constexpr JointChoice kJointChoices[] = {
     {"F&ree", "addFreeLinkAction", JointType::Free},
     {"Fi&xed", "addFixedLinkAction", JointType::Fixed},
 };
+
+// the first link on a free joint to the world: a floating base (-1: none)
+int freeBaseLink(const RobotDescription& robot) {
+  for (std::size_t i = 0; i < robot.links.size(); ++i) {
+    const LinkDesc& link = robot.links[i];
+    if (link.joint.type == JointType::Free && (link.parent.empty() || link.parent == "world")) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
 
 constexpr CameraView kCameraViews[] = {
     {"&Front", "1", ViewDirection::Front},
@@ -468,7 +480,7 @@ void MainWindow::createViewMenu() {
   follow_action_->setShortcut(QKeySequence(tr("Shift+F")));
   follow_action_->setToolTip(tr("Keep the selected body (or rod tip) in the centre of the view"));
   connect(follow_action_, &QAction::toggled, this,
-          [this](bool on) { viewport_->setFollowedLink(on ? selectedLinkIndex() : -1); });
+          [this](bool on) { viewport_->setFollowedLink(on ? followTarget() : -1); });
   addRodColouringMenu();
   QAction* joints = view_menu_->addAction(tr("Show &Joints"));
   joints->setObjectName("showJointsAction");
@@ -609,6 +621,14 @@ void MainWindow::createInverseStaticsTargetAction(QMenu* menu) {
 
 void MainWindow::createHelpMenu() {
   QMenu* menu = menuBar()->addMenu(tr("&Help"));
+  QAction* guide = menu->addAction(tr("&User Guide"), QKeySequence::HelpContents, this, [this] {
+    auto* dialog = findChild<UserGuideDialog*>();
+    if (dialog == nullptr) dialog = new UserGuideDialog(this);
+    dialog->show();
+    dialog->raise();
+  });
+  guide->setObjectName("userGuideAction");
+  guide->setToolTip(tr("How to build, simulate, review and export a robot"));
   menu->addAction(tr("&About Tendril"), this, &MainWindow::onAbout);
 }
 
@@ -646,6 +666,8 @@ void MainWindow::createToolBars() {
   bar->addSeparator();
   bar->addAction(camera_actions_[0]);
   bar->addAction(camera_actions_[1]);
+  follow_action_->setIconText(tr("Follow"));
+  bar->addAction(follow_action_);
   bar->addSeparator();
   // what Run computes, in sight beside it (the same choice as Simulate > Settings)
   analysis_combo_ = new QComboBox(bar);
@@ -662,6 +684,15 @@ void MainWindow::createToolBars() {
   bar->addWidget(analysis_combo_);
   bar->addAction(run_action_);
   bar->addAction(cancel_action_);
+  // everything in sight at 1024 px: the file buttons and Remove by their icons alone (their
+  // tooltips and the menus name them), the additions by short names
+  for (QAction* icon_only : bar->actions().mid(0, 2) << remove_action_) {
+    if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(icon_only))) {
+      button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    }
+  }
+  add_cable_action_->setIconText(tr("Cable"));
+  add_load_action_->setIconText(tr("Point Load"));
   view_menu_->insertAction(view_menu_->actions().value(docks_.size() + 1), bar->toggleViewAction());
 }
 
@@ -743,6 +774,9 @@ bool MainWindow::adoptDescription(const std::function<RobotDescription()>& read,
     (void)restFrame(robot);  // throws for a physically invalid model before anything changes
     clearReference();        // a reference of another model, however alike
     applyDescription(robot, QString());
+    // a free-floating robot swims out of a fixed camera: the camera follows it by default
+    follow_action_->setChecked(freeBaseLink(robot_) >= 0);
+    viewport_->setFollowedLink(follow_action_->isChecked() ? followTarget() : -1);
   } catch (const std::exception& error) {
     setBusy(false);
     showError(failure, QString::fromStdString(error.what()));
@@ -1000,9 +1034,14 @@ void MainWindow::onPointerSelected(const QString& pointer) {
   property_panel_->showSelection(robot_, pointer);
   viewport_->setHighlightedLink(selectedLinkIndex());
   if (follow_action_ != nullptr && follow_action_->isChecked()) {
-    viewport_->setFollowedLink(selectedLinkIndex());
+    viewport_->setFollowedLink(followTarget());
   }
   updateModelActions();
+}
+
+int MainWindow::followTarget() const {
+  const int selected = selectedLinkIndex();
+  return selected >= 0 ? selected : freeBaseLink(robot_);
 }
 
 void MainWindow::popupContextMenu(const QPoint& global_position) {
@@ -1470,7 +1509,9 @@ void MainWindow::showError(const QString& title, const QString& message, const Q
   box->setInformativeText(shown);
   const QString where = pointer.isEmpty() ? QString() : tr("JSON pointer: %1").arg(pointer);
   if (!detail.isEmpty() || !where.isEmpty()) {
-    box->setDetailedText(detail.isEmpty() ? where : where.isEmpty() ? detail : where + "\n\n" + detail);
+    box->setDetailedText(detail.isEmpty()  ? where
+                         : where.isEmpty() ? detail
+                                           : where + "\n\n" + detail);
   }
   box->setObjectName("errorBox");
   box->setAttribute(Qt::WA_DeleteOnClose);

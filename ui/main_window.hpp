@@ -286,6 +286,8 @@ class MainWindow : public QMainWindow {
   std::optional<ExportSettings> askExportSettings(ExportSettingsDialog::Kind kind);
   void applyDescription(const RobotDescription& robot, const QString& selection);
   [[nodiscard]] int selectedLinkIndex() const;
+  /// the link the camera follows: the selection, else a free-floating base (-1: none)
+  [[nodiscard]] int followTarget() const;
   [[nodiscard]] std::string attachmentParent() const;
   void updateModelActions();
   void updateTitle();

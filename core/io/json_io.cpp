@@ -280,10 +280,24 @@ CrossSectionDesc readSection(const Json& json, const std::string& pointer) {
   return section;
 }
 
+// A modulus far beyond any solid's makes the rod so stiff that no integrator can step it; a part
+// that should not deform is a rigid link. Diamond's Young's modulus is about 1.2e12 Pa.
+constexpr double kStiffestModulus = 1e13;
+
+void rejectBeyondAnyMaterial(ObjectReader& in, const std::string& key, double modulus) {
+  if (modulus > kStiffestModulus) {
+    ObjectReader::fail(in.at(key), ObjectReader::format(modulus) +
+                                       " Pa is stiffer than any material (diamond: 1.2e12 Pa, the "
+                                       "limit is 1e13 Pa); make a part that must not bend a rigid "
+                                       "link");
+  }
+}
+
 MaterialDesc readMaterial(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   MaterialDesc material;
   material.youngs_modulus = in.positive("youngs_modulus");
+  rejectBeyondAnyMaterial(in, "youngs_modulus", material.youngs_modulus);
   material.density = in.positive("density");
   material.damping = in.nonNegative("damping", 0.0);
   if (in.has("shear_modulus")) {
@@ -292,6 +306,7 @@ MaterialDesc readMaterial(const Json& json, const std::string& pointer) {
                          "give either poisson_ratio or shear_modulus, not both");
     }
     material.shear_modulus = in.positive("shear_modulus");
+    rejectBeyondAnyMaterial(in, "shear_modulus", *material.shear_modulus);
     material.poisson_ratio.reset();
   } else {
     const double nu = in.number("poisson_ratio");

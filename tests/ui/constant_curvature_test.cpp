@@ -245,25 +245,26 @@ TEST_F(ConstantCurvatureTest, PropertiesEditEveryFieldWithUnitsAndRefuseInvalidV
   EXPECT_LT((window_.viewport()->currentFrame()->tips_W.at(0) - Eigen::Vector3d(0.3, 0, 0)).norm(),
             1e-9);
 
-  // invalid values are refused with the pointer and the reason, never applied
+  // invalid values are refused with the place (as people read it) and the reason, never applied
   const RobotDescription edited = window_.robot();
   typeIntoField(kSegment + "/radius", "0");
   EXPECT_EQ(window_.robot(), edited);
   QString reason = panel().errorText();
-  EXPECT_TRUE(reason.contains(kSegment + "/radius")) << reason.toStdString();
+  EXPECT_TRUE(reason.contains("Constant-curvature segment › Radius: ")) << reason.toStdString();
   EXPECT_TRUE(reason.contains("must be positive")) << reason.toStdString();
   EXPECT_EQ(panel().itemFor(kSegment + "/radius")->text(1), "0.02");  // the old value stays
   test::saveScreenshot(test::grabWindow(window_), "cc_invalid_radius_refused");
   typeIntoField(kSegment + "/length", "-1");
   reason = panel().errorText();
-  EXPECT_TRUE(reason.contains(kSegment + "/length")) << reason.toStdString();
+  EXPECT_TRUE(reason.contains("Constant-curvature segment › Length: ")) << reason.toStdString();
   EXPECT_TRUE(reason.contains("must be positive")) << reason.toStdString();
   typeIntoField(kSegment + "/gauss_points", "0");
   reason = panel().errorText();
-  EXPECT_TRUE(reason.contains(kSegment + "/gauss_points")) << reason.toStdString();
+  EXPECT_TRUE(reason.contains("Constant-curvature segment › Gauss points: "))
+      << reason.toStdString();
   typeIntoField(kSegment + "/material/poisson_ratio", "0.7");
   reason = panel().errorText();
-  EXPECT_TRUE(reason.contains(kSegment + "/material/poisson_ratio")) << reason.toStdString();
+  EXPECT_TRUE(reason.contains("› Material › Poisson's ratio: ")) << reason.toStdString();
   EXPECT_EQ(window_.robot(), edited);
   EXPECT_EQ(window_.undoStack()->count(), 3);
 

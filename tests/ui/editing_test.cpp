@@ -379,6 +379,13 @@ TEST_F(EditingTest, PropertiesUseHumanNamesOneNumberingAndSayWhenAStrainIsOff) {
       QString("Link “%1”").arg(QString::fromStdString(window_.robot().links[0].name))))
       << error.toStdString();
   EXPECT_TRUE(error.contains("Division 1 › Length")) << error.toStdString();
+
+  // a modulus beyond any material is refused up front, not left to the integrator to fail on
+  const RobotDescription before = window_.robot();
+  typeIntoField(division + "/material/youngs_modulus", "1e30");
+  EXPECT_EQ(window_.robot(), before);
+  EXPECT_TRUE(panel.errorText().contains("Young's modulus: 1e+30 Pa is stiffer than any material"))
+      << panel.errorText().toStdString();
 }
 
 // the model tree widens to show every name below the robot whole (the fin-ray finger's were
@@ -486,8 +493,12 @@ TEST_F(EditingTest, RightClickingABodyInTheViewSelectsItAndShowsTheContextMenu) 
   EXPECT_EQ(visible_menu(), nullptr);
   EXPECT_EQ(window_.modelTree()->selectedLink(), -1);
 
-  // a right click selects the body and pops up the tree's menu for it
-  QTest::mouseClick(window_.viewport(), Qt::RightButton, {}, position);
+  // a right click selects the body and pops up the tree's menu for it (where the zoom left it)
+  const QPoint zoomed =
+      window_.viewport()
+          ->projectToWidget(window_.viewport()->currentFrame()->bodies.back().pose_W.translation())
+          .toPoint();
+  QTest::mouseClick(window_.viewport(), Qt::RightButton, {}, zoomed);
   QMenu* menu = nullptr;
   ASSERT_TRUE(QTest::qWaitFor([&] { return (menu = visible_menu()) != nullptr; }, 2000));
   EXPECT_EQ(window_.modelTree()->selectedLink(), link);

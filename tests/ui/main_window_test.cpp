@@ -15,6 +15,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolBar>
 #include <algorithm>
 
 #include "core/io/json_io.hpp"
@@ -243,6 +244,50 @@ TEST_F(MainWindowTest, NewModelClearsTheView) {
   EXPECT_TRUE(window.currentFile().isEmpty());
   EXPECT_EQ(window.modelTree()->linkItemCount(), 0);
   EXPECT_EQ(test::countRodPixels(window.viewport()->grabFramebuffer()), 0);
+}
+
+// a free-floating robot swims out of a fixed camera: the camera follows its base by default,
+// and Follow is a tool-bar button, not hidden in the View menu
+TEST_F(MainWindowTest, TheCameraFollowsAFreeFloatingRobotByDefault) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  auto* bar = window.findChild<QToolBar*>("mainToolBar");
+  ASSERT_NE(bar, nullptr);
+  QWidget* follow_button = bar->widgetForAction(window.followAction());
+  ASSERT_NE(follow_button, nullptr);
+  EXPECT_TRUE(follow_button->isVisible());
+
+  ASSERT_TRUE(window.openFile(test::examplePath("underwater_robot.json")));
+  const auto& links = window.robot().links;
+  const auto base = std::find_if(links.begin(), links.end(), [](const LinkDesc& link) {
+    return link.joint.type == JointType::Free && link.parent == "world";
+  });
+  ASSERT_NE(base, links.end());
+  EXPECT_TRUE(window.followAction()->isChecked());
+  EXPECT_EQ(window.viewport()->followedLink(), static_cast<int>(base - links.begin()));
+
+  ASSERT_TRUE(window.openFile(test::examplePath("soft_cantilever.json")));  // fixed to the world
+  EXPECT_FALSE(window.followAction()->isChecked());
+  EXPECT_EQ(window.viewport()->followedLink(), -1);
+}
+
+// at 1024 px every tool-bar button is in sight (Cancel was hidden behind the overflow arrow)
+TEST_F(MainWindowTest, EveryToolBarButtonShowsAt1024Pixels) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  window.resize(1024, 700);
+  QTest::qWait(100);
+  ASSERT_EQ(window.width(), 1024);
+  auto* bar = window.findChild<QToolBar*>("mainToolBar");
+  ASSERT_NE(bar, nullptr);
+  for (QAction* action : bar->actions()) {
+    if (action->isSeparator()) continue;
+    QWidget* button = bar->widgetForAction(action);
+    ASSERT_NE(button, nullptr) << action->text().toStdString();
+    EXPECT_TRUE(button->isVisible()) << action->text().toStdString() << " is hidden";
+  }
+  EXPECT_TRUE(bar->widgetForAction(window.cancelAction())->isVisible());
+  test::saveScreenshot(test::grabWindow(window), "main_window_1024");
 }
 
 TEST(MainWindowAbout, NamesTheVersionsOfTendrilQtVtkAndEigen) {

@@ -7,10 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-// the schema is compiled into tendril_ui, a static library: its initialiser must be referenced
-static void initialiseResources() {
-  Q_INIT_RESOURCE(resources);
-}
+#include "ui/compiled_resources.hpp"
 
 namespace tendril {
 namespace {
@@ -111,7 +108,7 @@ QString segmentLabel(const std::vector<std::string>& segments, std::size_t i) {
 
 const Json& schema() {
   static const Json kSchema = [] {
-    initialiseResources();
+    ensureCompiledResources();
     QFile file(QStringLiteral(":/schemas/robot.schema.json"));
     if (!file.open(QIODevice::ReadOnly)) return Json::object();
     return Json::parse(file.readAll().toStdString(), nullptr, false);

@@ -264,6 +264,8 @@ const BrokenCase kBrokenCases[] = {
                "must be positive"},
     BrokenCase{"zero_modulus.json", "/links/0/soft/divisions/0/material/youngs_modulus",
                "must be positive"},
+    BrokenCase{"modulus_beyond_any_material.json",
+               "/links/0/soft/divisions/0/material/youngs_modulus", "stiffer than any material"},
     BrokenCase{"poisson_too_high.json", "/links/0/soft/divisions/0/material/poisson_ratio",
                "(-1, 0.5]"},
     BrokenCase{"poisson_minus_one.json", "/links/0/soft/divisions/0/material/poisson_ratio",
