@@ -686,7 +686,9 @@ void MainWindow::createToolBars() {
   bar->addAction(cancel_action_);
   // everything in sight at 1024 px: the file buttons and Remove by their icons alone (their
   // tooltips and the menus name them), the additions by short names
-  for (QAction* icon_only : bar->actions().mid(0, 2) << remove_action_) {
+  QList<QAction*> icon_only_actions = bar->actions().mid(0, 2);  // Open, Save
+  icon_only_actions << remove_action_;
+  for (QAction* icon_only : icon_only_actions) {
     if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(icon_only))) {
       button->setToolButtonStyle(Qt::ToolButtonIconOnly);
     }
@@ -1502,7 +1504,7 @@ void MainWindow::showError(const QString& title, const QString& message, const Q
   // "/links/2/mass: ..." reads "Link 3 › Mass: ...", the pointer one click away
   QString pointer;
   const QString shown = humanMessage(message, nullptr, &pointer);
-  last_error_ = message;
+  last_error_ = shown;
   statusBar()->showMessage(title + ": " + shown.section('\n', 0, 0));
   // non-blocking, so that tests (and a running simulation) carry on while it is shown
   auto* box = new QMessageBox(QMessageBox::Warning, title, title, QMessageBox::Ok, this);
