@@ -7,6 +7,8 @@
 //   DenseFactor      (DMM): form M, factor it (dense or tree-sparse Cholesky), solve the columns;
 //   ArticulatedBody  (AZA): the articulated-body recursion's inertia sweep once, then per column
 //                    only its bias and acceleration sweeps (articulatedBodySolveInPlace()).
+// A third differentiates the articulated recursion itself instead of applying M^-1 to dID:
+//   ArticulatedChainRule (Kim's Table 6): articulated_body_derivatives.hpp, rigid joints only.
 // Automatic picks by model; the rule and the measurement behind it are at
 // preferredForwardDerivativeRoute().
 
@@ -17,7 +19,7 @@
 
 namespace tendril {
 
-enum class ForwardDerivativeRoute { Automatic, DenseFactor, ArticulatedBody };
+enum class ForwardDerivativeRoute { Automatic, DenseFactor, ArticulatedBody, ArticulatedChainRule };
 
 /// \brief The route Automatic takes for \p model: the faster by measurement (see the .cpp).
 [[nodiscard]] ForwardDerivativeRoute preferredForwardDerivativeRoute(const Model& model);
