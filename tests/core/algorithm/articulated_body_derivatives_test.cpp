@@ -29,7 +29,11 @@ using test::randomRigidTree;  // every joint type, random branching, full inerti
 // Two analytic routes differ by rounding only, amplified by the conditioning of M when compared
 // in acceleration space. So they are compared where the integrator uses them, in force space, as
 // a backward error |M (A - B)| / (|M| |A|): free of cond(M), a few eps for a right formula, O(1)
-// for a wrong term
+// for a wrong term. Measured against DMM: dFD/dq 5e-17 (the trees of 31 links) to 3e-14 (random
+// trees), 1.7e-13 on the 30-chain, 7e-12 on the 100-chain (the recursion's subtractions
+// Î - U Psi U^T along a long chain: hence no 100-chain here); dFD/dv below 4e-16 everywhere.
+// Plain relative differences: 1e-14 to 4e-12 (7e-12 on the 30-chain), the hybrid Jacobians 1e-17
+// to 7e-13 (30-chain)
 constexpr double kRoutesAgree = 1e-12;
 
 double forceSpace(const Eigen::MatrixXd& M, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
