@@ -31,7 +31,7 @@ using test::randomRigidTree;  // every joint type, random branching, full inerti
 // a backward error |M (A - B)| / (|M| |A|): free of cond(M), a few eps for a right formula, O(1)
 // for a wrong term. Measured against DMM: dFD/dq 5e-17 (the trees of 31 links) to 3e-14 (random
 // trees), 1.7e-13 on the 30-chain, 7e-12 on the 100-chain (the recursion's subtractions
-// Î - U Psi U^T along a long chain: hence no 100-chain here); dFD/dv below 4e-16 everywhere.
+// Î - U Psi U^T along a long chain, which AZA shares: see ...OnLongChains); dFD/dv below 4e-16.
 // Plain relative differences: 1e-14 to 4e-12 (7e-12 on the 30-chain), the hybrid Jacobians 1e-17
 // to 7e-13 (30-chain)
 constexpr double kRoutesAgree = 1e-12;
@@ -84,6 +84,24 @@ TEST(ArticulatedBodyDerivativesTest, Table6EqualsTheDenseFactorRouteOnTheBenchma
   expectForwardRoutesAgree(buildModel(test::branchedTree(31, 2)), 4, "tree31_bf2");
   expectForwardRoutesAgree(buildModel(test::branchedTree(31, 5)), 5, "tree31_bf5");
   expectForwardRoutesAgree(buildModel(test::benchmarkHumanoid()), 6, "humanoid35");
+}
+
+// Table 6 against the articulated solve (AZA) on long chains: the two articulated routes agree to
+// 1e-16 in force space where both differ from the dense factor by 7e-12 (the 100-chain, above):
+// that difference is the recursion's rounding, not the chain rule's
+TEST(ArticulatedBodyDerivativesTest, Table6EqualsTheArticulatedSolveRouteOnLongChains) {
+  for (const int n : {60, 100}) {
+    const Model model = buildModel(test::benchmarkChain(n));
+    const test::State s = test::randomState(model, 3);
+    const Eigen::VectorXd tau = actuation(model, s, 0.0);
+    Data aza(model), kim(model);
+    forwardDynamicsDerivatives(model, aza, s.q, s.v, tau, 0.0,
+                               ForwardDerivativeRoute::ArticulatedBody);
+    articulatedBodyForwardDynamicsDerivatives(model, kim, s.q, s.v, tau, 0.0);
+    const Eigen::MatrixXd M = massMatrix(model, aza, s.q);
+    EXPECT_LT(forceSpace(M, kim.dqdd_dq, aza.dqdd_dq), kRoutesAgree) << "chain" << n;
+    EXPECT_LT(forceSpace(M, kim.dqdd_dv, aza.dqdd_dv), kRoutesAgree) << "chain" << n;
+  }
 }
 
 // the route's entry in forwardDynamicsDerivatives() is this file's function
