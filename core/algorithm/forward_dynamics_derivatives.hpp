@@ -27,7 +27,8 @@ enum class ForwardDerivativeRoute { Automatic, DenseFactor, ArticulatedBody, Art
 /// \brief data.qdd = FD(q, v, t) and data.dqdd_dq (nv x nq), data.dqdd_dv (nv x nv).
 /// \param[in] tau_actuation B u(t) at q (actuationForces()), without -K q - D v
 /// \param[in] route ArticulatedBody needs supportsArticulatedBody(model); it leaves data.M and
-///            the factor of M unset
+///            the factor of M unset. ArticulatedChainRule needs supportsArticulatedDerivatives()
+///            and leaves data.M, its factor and dID (data.dtau_dq, dtau_dv) unset
 /// If M is not positive definite every output is NaN. Allocation-free.
 void forwardDynamicsDerivatives(const Model& model, Data& data,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,
