@@ -287,6 +287,39 @@ void outwardMotion(const Model& model, Data& data, const Eigen::Ref<const Eigen:
   }
 }
 
+// inwardArticulation() for the common one-coordinate free joint, in scalars: Psi = 1 / D, and its
+// subspace is constant (a single screw), so dS = 0 and only dÎ changes U
+void inwardScalarJoint(Data& data, int j, int i, bool has_dI, Matrix6d& dPi, Vector6d& dbeta) {
+  ArticulatedDerivativeWorkspace& ws = data.articulated_derivatives;
+  const ArticulatedBodyWorkspace& w = data.articulated;
+  const auto s = w.S[j].col(0);
+  const auto U = w.U[j].col(0);
+  const double psi = w.D_inverse[j](0, 0), u = w.u[j](0);
+  const double du = ws.du[j](0) = ws.dtau(i) - s.dot(ws.dB[j]);
+  if (has_dI) {
+    const Vector6d dU = ws.dI[j] * s;
+    ws.dU[j].col(0) = dU;
+    const double dpsi = ws.dPsi[j](0, 0) = -psi * psi * s.dot(dU);
+    const Vector6d U_psi = psi * U;
+    dPi.noalias() -= dU * U_psi.transpose() + U_psi * dU.transpose();
+    dPi.noalias() -= (dpsi * U) * U.transpose();
+    dbeta += (psi * u) * dU + (dpsi * u) * U;
+  }
+  dbeta += (psi * du) * U;
+}
+
+// outwardAcceleration()'s dqdd for the same joint; before = X a_lambda + c, ws.da[j] = dw
+double outwardScalarJoint(const Data& data, int j, bool has_dI, const Vector6d& before) {
+  const ArticulatedDerivativeWorkspace& ws = data.articulated_derivatives;
+  const ArticulatedBodyWorkspace& w = data.articulated;
+  const auto U = w.U[j].col(0);
+  const double psi = w.D_inverse[j](0, 0);
+  double rhs = ws.du[j](0) - U.dot(ws.da[j]);
+  if (!has_dI) return psi * rhs;
+  rhs -= ws.dU[j].col(0).dot(before);
+  return ws.dPsi[j](0, 0) * (w.u[j](0) - U.dot(before)) + psi * rhs;
+}
+
 // inward sweep: dU, dPsi, du of each joint and what it hands its parent (dÎ, dB)
 void inwardArticulation(const Model& model, Data& data) {
   ArticulatedDerivativeWorkspace& ws = data.articulated_derivatives;
@@ -299,7 +332,9 @@ void inwardArticulation(const Model& model, Data& data) {
     const Matrix6d& I_A = w.I_A[j];
     Vector6d dbeta = ws.dB[j];
     Matrix6d dPi = has_dI ? ws.dI[j] : Matrix6d::Zero();
-    if (n_free > 0) {
+    if (n_free == 1 && joint.nq == 1 && !has_dS) {
+      inwardScalarJoint(data, j, joint.idx_q, has_dI, dPi, dbeta);
+    } else if (n_free > 0) {
       const auto S_F = freeColumns(w, j, joint).leftCols(n_free);
       const auto U = w.U[j].leftCols(n_free);
       const auto Psi = w.D_inverse[j].topLeftCorner(n_free, n_free);
@@ -390,7 +425,11 @@ void outwardAcceleration(const Model& model, Data& data, const Vector6d& base_ac
     da = ws.dc[j];
     if (parent >= 0) da += applyAdInv(data.g_pc[j], ws.da[parent]);
     if (ws.moved[j] != 0) da -= ad(ws.dh[j], X_a);
-    if (n_free > 0) {
+    if (n_free == 1 && joint.nq == 1 && !has_dS) {
+      const double dqdd = outwardScalarJoint(data, j, has_dI, X_a + w.c[j]);
+      da.noalias() += w.S[j].col(0) * dqdd;
+      dy(joint.idx_q) = dqdd;
+    } else if (n_free > 0) {
       const Vector6d before = X_a + w.c[j];  // the acceleration without the free coordinates'
       const auto S_F = freeColumns(w, j, joint).leftCols(n_free);
       const auto U = w.U[j].leftCols(n_free);
