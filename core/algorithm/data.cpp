@@ -83,6 +83,7 @@ Data::Data(const Model& model) {
   buildDerivativeWorkspace(model, *this);
   agnostic = ModelAgnosticWorkspace(model);
   articulated = ArticulatedBodyWorkspace(model);
+  articulated_derivatives = ArticulatedDerivativeWorkspace(model);
   rigid = RigidTreeWorkspace(model);
   scratch_3n = Eigen::MatrixXd::Zero(6, max_nq);
 }

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <vector>
 
+#include "core/algorithm/articulated_body_derivatives_workspace.hpp"
 #include "core/algorithm/articulated_body_workspace.hpp"
 #include "core/algorithm/model_agnostic_workspace.hpp"
 #include "core/algorithm/rigid_tree_workspace.hpp"
@@ -124,6 +125,12 @@ struct Data {
   // computed by articulatedBodyForwardDynamics() and hybridDynamics() (articulated_body.hpp);
   // empty for models the recursion does not apply to
   ArticulatedBodyWorkspace articulated;
+
+  //-------------------- Kim's chain rule on the articulated-body recursion
+  // computed by articulatedBodyForwardDynamicsDerivatives() and
+  // articulatedHybridDynamicsDerivatives() (articulated_body_derivatives.hpp); empty for models
+  // it does not apply to
+  ArticulatedDerivativeWorkspace articulated_derivatives;
 
   //-------------------- rigid-tree routes of the mass matrix and the ID derivatives
   // written by massMatrix() and inverseDynamicsDerivatives() (rigid_tree_workspace.hpp); empty for

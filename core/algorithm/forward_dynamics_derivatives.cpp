@@ -5,6 +5,7 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/articulated_body.hpp"
+#include "core/algorithm/articulated_body_derivatives.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 
@@ -65,6 +66,8 @@ void forwardDynamicsDerivatives(const Model& model, Data& data,
                                 const Eigen::Ref<const Eigen::VectorXd>& tau_actuation, double t,
                                 ForwardDerivativeRoute route) {
   if (route == ForwardDerivativeRoute::Automatic) route = preferredForwardDerivativeRoute(model);
+  if (route == ForwardDerivativeRoute::ArticulatedChainRule)
+    return articulatedBodyForwardDynamicsDerivatives(model, data, q, v, tau_actuation, t);
   if (route == ForwardDerivativeRoute::ArticulatedBody) {
     if (!data.articulated.supported)
       throw std::invalid_argument(

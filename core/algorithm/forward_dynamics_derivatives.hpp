@@ -7,6 +7,8 @@
 //   DenseFactor      (DMM): form M, factor it (dense or tree-sparse Cholesky), solve the columns;
 //   ArticulatedBody  (AZA): the articulated-body recursion's inertia sweep once, then per column
 //                    only its bias and acceleration sweeps (articulatedBodySolveInPlace()).
+// A third differentiates the articulated recursion itself instead of applying M^-1 to dID:
+//   ArticulatedChainRule (Kim's Table 6): articulated_body_derivatives.hpp, rigid joints only.
 // Automatic picks by model; the rule and the measurement behind it are at
 // preferredForwardDerivativeRoute().
 
@@ -17,7 +19,7 @@
 
 namespace tendril {
 
-enum class ForwardDerivativeRoute { Automatic, DenseFactor, ArticulatedBody };
+enum class ForwardDerivativeRoute { Automatic, DenseFactor, ArticulatedBody, ArticulatedChainRule };
 
 /// \brief The route Automatic takes for \p model: the faster by measurement (see the .cpp).
 [[nodiscard]] ForwardDerivativeRoute preferredForwardDerivativeRoute(const Model& model);
@@ -25,7 +27,8 @@ enum class ForwardDerivativeRoute { Automatic, DenseFactor, ArticulatedBody };
 /// \brief data.qdd = FD(q, v, t) and data.dqdd_dq (nv x nq), data.dqdd_dv (nv x nv).
 /// \param[in] tau_actuation B u(t) at q (actuationForces()), without -K q - D v
 /// \param[in] route ArticulatedBody needs supportsArticulatedBody(model); it leaves data.M and
-///            the factor of M unset
+///            the factor of M unset. ArticulatedChainRule needs supportsArticulatedDerivatives()
+///            and leaves data.M, its factor and dID (data.dtau_dq, dtau_dv) unset
 /// If M is not positive definite every output is NaN. Allocation-free.
 void forwardDynamicsDerivatives(const Model& model, Data& data,
                                 const Eigen::Ref<const Eigen::VectorXd>& q,

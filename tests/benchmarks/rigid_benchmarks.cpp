@@ -10,6 +10,7 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/articulated_body.hpp"
+#include "core/algorithm/articulated_body_derivatives.hpp"
 #include "core/algorithm/constrained_dynamics.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
@@ -76,11 +77,21 @@ void fdDerivativesArticulatedCall(Workspace& w) {
                              ForwardDerivativeRoute::ArticulatedBody);
   benchmark::DoNotOptimize(w.data->dqdd_dq.data());
 }
+// Kim's chain rule on the articulated recursion (Table 6), the third route of dFD
+void fdDerivativesKimCall(Workspace& w) {
+  forwardDynamicsDerivatives(*w.model, *w.data, w.x.q, w.x.v, w.x.a, 0.0,
+                             ForwardDerivativeRoute::ArticulatedChainRule);
+  benchmark::DoNotOptimize(w.data->dqdd_dq.data());
+}
 
 // the derivatives with every third link under position control: the simulator's partitioned route
 // (constrainedForwardDynamicsDerivatives: factor of M_uu) against hybridDynamicsDerivatives
-// (articulated solve), which also gives the efforts' and the prescribed columns
-void prescribedDerivativesCall(benchmark::State& state, const std::string& name, bool hybrid) {
+// (articulated solve), which also gives the efforts' and the prescribed columns, or Kim's chain
+// rule on the hybrid recursion (Table 7, articulatedHybridDynamicsDerivatives)
+enum class PrescribedRoute { Partitioned, Articulated, Kim };
+
+void prescribedDerivativesCall(benchmark::State& state, const std::string& name,
+                               PrescribedRoute route) {
   RobotDescription robot = rigidModel(name);
   for (std::size_t link = 1; link < robot.links.size(); link += 3) {
     JointInputDesc input;
@@ -99,8 +110,12 @@ void prescribedDerivativesCall(benchmark::State& state, const std::string& name,
   HybridDynamicsDerivatives out(model);
   const Eigen::VectorXd q = cdd.q, v = cdd.v, qdd = cdd.qdd;
   for (auto _ : state) {
-    if (hybrid) {
+    if (route == PrescribedRoute::Articulated) {
       hybridDynamicsDerivatives(model, *w.data, q, v, tau, cdd.prescribed_mask, qdd, 0.3, out);
+      benchmark::DoNotOptimize(out.dy_dq.data());
+    } else if (route == PrescribedRoute::Kim) {
+      articulatedHybridDynamicsDerivatives(model, *w.data, q, v, tau, cdd.prescribed_mask, qdd, 0.3,
+                                           out);
       benchmark::DoNotOptimize(out.dy_dq.data());
     } else {
       constrainedForwardDynamicsDerivatives(model, *w.data, cdd, q, v, tau, 0.3);
@@ -149,19 +164,21 @@ const std::vector<std::string> kModels = {"arm7",       "chain7",     "chain30",
       {"dID", idDerivativesCall},
       {"dFD", fdDerivativesCall},
       {"dFD_DMM", fdDerivativesDenseCall},
-      {"dFD_AZA", fdDerivativesArticulatedCall}};
+      {"dFD_AZA", fdDerivativesArticulatedCall},
+      {"dFD_Kim", fdDerivativesKimCall}};
   for (const std::string& model : kModels) {
     for (const auto& [label, call] : calls) {
       benchmark::RegisterBenchmark(("BM_Rigid_Tendril_" + label + "/" + model).c_str(), rigidCall,
                                    model, call);
     }
     if (model == "arm7" || model == "chain30" || model == "humanoid35") {
-      for (const bool hybrid : {false, true}) {
-        benchmark::RegisterBenchmark(
-            ((hybrid ? "BM_Rigid_Tendril_dHD_articulated/" : "BM_Rigid_Tendril_dHD_partitioned/") +
-             model)
-                .c_str(),
-            prescribedDerivativesCall, model, hybrid);
+      const std::pair<const char*, PrescribedRoute> routes[] = {
+          {"BM_Rigid_Tendril_dHD_partitioned/", PrescribedRoute::Partitioned},
+          {"BM_Rigid_Tendril_dHD_articulated/", PrescribedRoute::Articulated},
+          {"BM_Rigid_Tendril_dHD_Kim/", PrescribedRoute::Kim}};
+      for (const auto& [prefix, route] : routes) {
+        benchmark::RegisterBenchmark((prefix + model).c_str(), prescribedDerivativesCall, model,
+                                     route);
       }
     }
     // MuJoCo 2.2's XML reader stops at 100 nested elements: no 100-link chain there

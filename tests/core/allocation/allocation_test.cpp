@@ -15,6 +15,7 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/articulated_body.hpp"
+#include "core/algorithm/articulated_body_derivatives.hpp"
 #include "core/algorithm/constrained_dynamics.hpp"
 #include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
@@ -151,6 +152,26 @@ TEST(AllocationTest, ArticulatedBodyPassesAllocateNothingOnEveryJointType) {
               hybridDynamicsDerivatives(model, data, q, v, a, prescribed, a, 0.0, derivatives);
             }),
             0);
+  // Kim's chain rule (Tables 6 and 7) and one direction of it
+  Eigen::MatrixXd M_inverse(model.nv, model.nv);
+  EXPECT_EQ(allocationsDuring([&] {
+              articulatedBodyForwardDynamicsDerivatives(model, data, q, v, a, 0.0, M_inverse);
+            }),
+            0);
+  EXPECT_EQ(allocationsDuring([&] {
+              forwardDynamicsDerivatives(model, data, q, v, a, 0.0,
+                                         ForwardDerivativeRoute::ArticulatedChainRule);
+            }),
+            0);
+  EXPECT_EQ(allocationsDuring([&] {
+              articulatedHybridDynamicsDerivatives(model, data, q, v, a, prescribed, a, 0.0,
+                                                   derivatives);
+            }),
+            0);
+  Eigen::VectorXd dy(model.nv);
+  EXPECT_EQ(
+      allocationsDuring([&] { articulatedBodyDirectionalDerivative(model, data, q, v, a, dy); }),
+      0);
 }
 
 TEST(AllocationTest, ConstrainedDynamicsAllocatesNothing) {
