@@ -1,6 +1,6 @@
-// Kim's chain rule on the articulated-body recursion (seed 004, section 3; the digest's Tables 6
-// and 7, whose OCR is damaged, rebuilt here from the recursion itself and checked against central
-// differences and against the two other analytic routes by the tests).
+// Kim's chain rule on the articulated-body recursion (Kim's paper, section 3, Tables 6 and 7,
+// rebuilt from the recursion itself: docs/theory/rigid.md §6, (R16)-(R20)); checked against central
+// differences and against the two other analytic routes by the tests.
 //
 // clang-format off
 // The recursion. Child frame j of each virtual joint, parent lambda; X = Ad_{g_pc}^-1 maps the

@@ -1,7 +1,7 @@
 #pragma once
 // Derivatives of the articulated-body forward dynamics and hybrid dynamics (articulated_body.hpp)
-// by differentiating their recursion: Kim's chain-rule tables (theory-rigid-derivatives.md 2.5,
-// Tables 6 and 7; seed 004). One direction (dq, dv, dtau, dqdd_prescribed) costs three O(n) sweeps
+// by differentiating their recursion: Kim's chain-rule tables (docs/theory/rigid.md §6, (R16)-
+// (R20); Kim's paper, Tables 6 and 7). One direction (dq, dv, dtau, dqdd_prescribed) costs three O(n) sweeps
 // that reuse the recursion's own quantities; the Jacobians are nv such directions per input, so
 // O(n^2) in all. The equations are at the top of the .cpp file.
 //

@@ -1,6 +1,6 @@
 // Tests for core/algorithm/articulated_body_derivatives.cpp: Kim's chain rule on the articulated
 // recursion (Tables 6 and 7) against the two other analytic routes (dFD by the dense factor, DMM;
-// the hybrid derivatives by the partitioned chain rule; theory-rigid-derivatives.md 5.2 item 4)
+// the hybrid derivatives by the partitioned chain rule; docs/theory/rigid.md §5)
 // and against central differences through the exponential coordinates of every joint type.
 
 #include "core/algorithm/articulated_body_derivatives.hpp"
