@@ -22,6 +22,7 @@
 #include "ui/app_paths.hpp"
 #include "ui/main_window.hpp"
 #include "ui/main_window_internal.hpp"
+#include "ui/model_editor.hpp"
 #include "ui/sweep_result_dialog.hpp"
 
 namespace tendril {
@@ -43,21 +44,6 @@ QStringList MainWindow::exampleFiles() {
     files << examples.filePath(name);
   }
   return files;
-}
-
-void MainWindow::populateExamplesMenu() {
-  for (const QString& path : exampleFiles()) {
-    QString title = QFileInfo(path).completeBaseName().replace('_', ' ');
-    title[0] = title[0].toUpper();
-    QAction* action = examples_menu_->addAction(title, this, [this, path] {
-      if (confirmDiscardChanges()) {
-        openFile(path);
-      }
-    });
-    action->setToolTip(path);
-    action->setData(path);
-  }
-  examples_menu_->setEnabled(!examples_menu_->isEmpty());
 }
 
 bool MainWindow::importUrdfFile(const QString& path) {
@@ -121,7 +107,7 @@ bool MainWindow::autosave() {
   const QString path = recoveryFilePath();
   QDir().mkpath(QFileInfo(path).absolutePath());
   try {
-    writeFileAtomically(toPath(path), serializeRobot(robot_));
+    writeFileAtomically(toPath(path), serializeRobot(editor_->robot()));
   } catch (const std::exception& error) {
     statusBar()->showMessage(tr("Autosave failed: %1").arg(error.what()), kStatusMessageMs);
     return false;
@@ -144,8 +130,9 @@ bool MainWindow::recoverAutosave() {
     removeRecoveryFile();
     return false;
   }
+  if (!askEditDuringRun(tr("Recover the autosaved model"))) return false;
   clearReference();
-  applyDescription(robot, QString());
+  editor_->reset(robot);
   setCurrentFile(QSettings().value(kRecoveredFileKey).toString());
   recovered_unsaved_ = true;
   updateTitle();
