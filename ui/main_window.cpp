@@ -13,7 +13,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
-#include <QPushButton>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStatusBar>
@@ -38,7 +37,6 @@
 #include "ui/run_controller.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui/simulation_dialog.hpp"
-#include "ui/statics_runner.hpp"
 #include "ui/viewport/viewport_widget.hpp"
 
 namespace tendril {
@@ -81,8 +79,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   connect(run_, &RunController::errorRaised, this, &MainWindow::showError);
   connect(run_, &RunController::runningChanged, this, &MainWindow::updateSimulationActions);
   connect(run_, &RunController::staleChanged, stale_label_, &QLabel::setVisible);
-  statics_ = new StaticsRunner(this);
-  connect(statics_, &StaticsRunner::finished, this, &MainWindow::onStaticsFinished);
   exporter_ = new ReplayExporter(
       this, viewport_, run_->simulation(), [this](int frame) { showRecordedFrame(frame); },
       [this] { return timeline_->currentFrame(); });
@@ -102,7 +98,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 // the workers are joined before the panels they feed are destroyed
 MainWindow::~MainWindow() {
   delete run_;
-  delete statics_;
 }
 
 void MainWindow::createPanels() {
@@ -206,7 +201,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   }
   saveSettings();
   run_->discard();
-  statics_->stop();
   removeRecoveryFile();
   event->accept();
 }
@@ -400,32 +394,7 @@ bool MainWindow::confirmDiscardChanges() {
 // ---- runs: the window builds the model and shows what comes back
 
 bool MainWindow::askEditDuringRun(const QString& edit) {
-  const bool statics = statics_->isRunning();
-  if (!statics && !run_->isRunning() && !run_->isTwinRunning()) {
-    return true;
-  }
-  const QString what = statics ? tr("The statics solve") : tr("A simulation");
-  QMessageBox box(QMessageBox::Question, tr("A computation is running"),
-                  tr("%1 of the current model is running. %2 changes the model.").arg(what, edit),
-                  QMessageBox::NoButton, this);
-  box.setObjectName("editDuringRunBox");
-  box.setInformativeText(
-      tr("Stop it and keep what it computed so far, or let it finish on the model as it was "
-         "(its results are then marked as those of an earlier version)."));
-  QPushButton* stop = box.addButton(tr("Stop and Edit"), QMessageBox::DestructiveRole);
-  stop->setObjectName("stopRunButton");
-  QPushButton* keep = box.addButton(tr("Keep Running on the Old Model"), QMessageBox::AcceptRole);
-  keep->setObjectName("keepRunningButton");
-  QPushButton* cancel = box.addButton(tr("Cancel the Edit"), QMessageBox::RejectRole);
-  cancel->setObjectName("cancelEditButton");
-  box.setDefaultButton(cancel);
-  box.exec();
-  if (box.clickedButton() == stop) {
-    run_->stop();
-    statics_->stop();
-    return true;
-  }
-  return box.clickedButton() == keep;
+  return run_->askBeforeEdit(this, edit);
 }
 
 bool MainWindow::resultsAreStale() const {
@@ -438,11 +407,10 @@ QLabel* MainWindow::staleResultsLabel() const {
 
 void MainWindow::cancelAnalysis() {
   run_->cancel();
-  statics_->cancel();
 }
 
 void MainWindow::updateSimulationActions() {
-  const bool running = run_->isRunning() || statics_->isRunning();
+  const bool running = run_->isRunning() || run_->isStaticsRunning();
   actions_->run->setEnabled(!running && !editor_->robot().links.empty());
   // a finite-difference twin may outlast its run; a new run replaces it
   actions_->cancel->setEnabled(running || run_->isTwinRunning());
@@ -496,56 +464,18 @@ bool MainWindow::runSimulation() {
 }
 
 bool MainWindow::runStatics() {
-  if (editor_->robot().links.empty() || statics_->isRunning() || run_->isRunning()) {
+  if (editor_->robot().links.empty() || run_->isStaticsRunning() || run_->isRunning()) {
     return false;
   }
+  ModelPtr model;
   try {
-    statics_model_ = std::make_shared<const Model>(buildModel(editor_->robot()));
+    model = std::make_shared<const Model>(buildModel(editor_->robot()));
   } catch (const std::exception& error) {
     showError(tr("Cannot solve the statics"), QString::fromStdString(error.what()));
     return false;
   }
-  statics_description_ = editor_->robot();
-  run_->discard();  // the statics' results replace the run's
-  StaticsOptions options;
-  options.analytic_jacobian = run_->options().jacobian == JacobianKind::Analytic;
-  statics_->start(statics_model_, options);
-  setBusy(true);
-  updateSimulationActions();
-  statusBar()->showMessage(tr("Solving the statics..."));
+  run_->startStatics(std::move(model), editor_->robot());
   return true;
-}
-
-void MainWindow::onStaticsFinished(const StaticsOutcome& outcome) {
-  setBusy(false);
-  updateSimulationActions();
-  if (!outcome.error.empty()) {
-    showError(tr("Statics failed"), QString::fromStdString(outcome.error));
-    return;
-  }
-  run_->showStaticsResult(statics_description_, statics_model_, outcome.frame,
-                          outcome.result.residual_history);
-  run_->setCurrentDescription(
-      editor_->robot());  // shows the equilibrium unless the model changed since
-  const QString stale_note =
-      run_->resultsAreStale() ? tr(", of an earlier version of the model") : QString();
-  if (outcome.cancelled) {
-    statusBar()->showMessage(tr("Statics cancelled after %1 iterations (|R| = %2%3)")
-                                 .arg(outcome.result.iterations)
-                                 .arg(outcome.result.residual_norm, 0, 'g', 3)
-                                 .arg(stale_note),
-                             kStatusMessageMs);
-    return;
-  }
-  if (!outcome.result.converged) {
-    showError(tr("Statics did not converge"), QString::fromStdString(outcome.result.message));
-    return;
-  }
-  statusBar()->showMessage(tr("Statics converged in %1 iterations (|R| = %2%3)")
-                               .arg(outcome.result.iterations)
-                               .arg(outcome.result.residual_norm, 0, 'g', 3)
-                               .arg(stale_note),
-                           kStatusMessageMs);
 }
 
 bool MainWindow::saveRecording(const QString& path) {
@@ -609,7 +539,7 @@ QAction* MainWindow::runAction() const { return actions_->run; }
 QAction* MainWindow::cancelAction() const { return actions_->cancel; }
 QAction* MainWindow::followAction() const { return actions_->follow; }
 Analysis MainWindow::analysis() const { return analysis_; }
-bool MainWindow::isStaticsRunning() const { return statics_->isRunning(); }
+bool MainWindow::isStaticsRunning() const { return run_->isStaticsRunning(); }
 void MainWindow::setSimulationOptions(const SimulationOptions& options) {
   run_->setOptions(options);
 }

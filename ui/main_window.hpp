@@ -46,8 +46,6 @@ class ReplayExporter;
 class ResultPlots;
 class RunController;
 class SimulationController;
-class StaticsRunner;
-struct StaticsOutcome;
 struct SweepSpec;
 class TimelineBar;
 class ViewportWidget;
@@ -279,7 +277,6 @@ class MainWindow : public QMainWindow {
   void popupContextMenu(const QPoint& global_position);
   void onSimulationSettings();
   void onRun();
-  void onStaticsFinished(const StaticsOutcome& outcome);
   void createEditor();
   /// \brief Draws the description ModelEditor applied (from \p previous), selecting \p selection.
   void onDescriptionApplied(const RobotDescription& previous, const QString& selection);
@@ -314,9 +311,6 @@ class MainWindow : public QMainWindow {
 
   MainWindowActions* actions_ = nullptr;
   RunController* run_ = nullptr;
-  StaticsRunner* statics_ = nullptr;
-  RobotDescription statics_description_;  // what the running statics solve was built from
-  ModelPtr statics_model_;
   ReplayExporter* exporter_ = nullptr;
 };
 

@@ -1,6 +1,8 @@
 #include "ui/run_controller.hpp"
 
+#include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <cmath>
 #include <exception>
 #include <utility>
@@ -15,6 +17,7 @@
 #include "ui/result_plots.hpp"
 #include "ui/run_messages.hpp"
 #include "ui/simulation_controller.hpp"
+#include "ui/statics_runner.hpp"
 #include "ui/viewport/viewport_widget.hpp"
 
 namespace tendril {
@@ -68,6 +71,8 @@ RunController::RunController(ResultPlots* plots, TimelineBar* timeline, Viewport
   connect(twin_, &SimulationController::progress, this, &RunController::onTwinProgress);
   connect(twin_, &SimulationController::runFinished, this, &RunController::onTwinFinished);
   connect(timeline_, &TimelineBar::frameRequested, this, &RunController::showRecordedFrame);
+  statics_ = new StaticsRunner(this);
+  connect(statics_, &StaticsRunner::finished, this, &RunController::onStaticsFinished);
 }
 
 RunController::~RunController() {
@@ -122,6 +127,7 @@ void RunController::start(ModelPtr model, const RobotDescription& description) {
 void RunController::cancel() {
   simulation_->cancel();
   twin_->cancel();
+  statics_->cancel();
   endTwinWait(
       tr("No tip error: the run was cancelled before its finite-difference reference "
          "finished."));
@@ -130,6 +136,7 @@ void RunController::cancel() {
 void RunController::stop() {
   simulation_->stop();
   twin_->stop();
+  statics_->stop();
 }
 
 void RunController::discard() {
@@ -173,6 +180,7 @@ void RunController::showStaticsResult(const RobotDescription& description, Model
 }
 
 void RunController::setCurrentDescription(const RobotDescription& robot) {
+  current_description_ = robot;
   // the caller has just drawn robot at rest
   viewport_on_results_ = !results_description_ || *results_description_ == robot;
   const bool stale = results_description_ && !(*results_description_ == robot);
@@ -295,6 +303,82 @@ void RunController::onTwinFinished(const QString& message, bool ok) {
 void RunController::endTwinWait(const QString& why) {
   plots_->endTipErrorWait(why);
 }
+
+// ---- statics
+
+bool RunController::isStaticsRunning() const {
+  return statics_->isRunning();
+}
+
+void RunController::startStatics(ModelPtr model, const RobotDescription& description) {
+  discard();  // the statics' results replace the run's
+  statics_description_ = description;
+  statics_model_ = model;
+  StaticsOptions options;
+  options.analytic_jacobian = options_.jacobian == JacobianKind::Analytic;
+  statics_->start(std::move(model), options);
+  progress_bar_->setRange(0, 0);  // an indefinite sweep: no progress to report
+  progress_bar_->setVisible(true);
+  emit runningChanged();
+  emit statusMessage(tr("Solving the statics..."), 0);
+}
+
+void RunController::onStaticsFinished(const StaticsOutcome& outcome) {
+  hideProgress();
+  emit runningChanged();
+  if (!outcome.error.empty()) {
+    emit errorRaised(tr("Statics failed"), QString::fromStdString(outcome.error), QString());
+    return;
+  }
+  showStaticsResult(statics_description_, statics_model_, outcome.frame,
+                    outcome.result.residual_history);
+  setCurrentDescription(current_description_);  // the equilibrium, unless the model changed since
+  const QString stale_note = stale_ ? tr(", of an earlier version of the model") : QString();
+  const QString figures = tr("%1 iterations (|R| = %2%3)")
+                              .arg(outcome.result.iterations)
+                              .arg(outcome.result.residual_norm, 0, 'g', 3)
+                              .arg(stale_note);
+  if (outcome.cancelled) {
+    emit statusMessage(tr("Statics cancelled after %1").arg(figures), kStatusMessageMs);
+  } else if (!outcome.result.converged) {
+    emit errorRaised(tr("Statics did not converge"), QString::fromStdString(outcome.result.message),
+                     QString());
+  } else {
+    emit statusMessage(tr("Statics converged in %1").arg(figures), kStatusMessageMs);
+  }
+}
+
+// ---- an edit while a computation holds the model
+
+bool RunController::askBeforeEdit(QWidget* parent, const QString& edit) {
+  const bool statics = statics_->isRunning();
+  if (!statics && !simulation_->isRunning() && !twin_->isRunning()) {
+    return true;
+  }
+  const QString what = statics ? tr("The statics solve") : tr("A simulation");
+  QMessageBox box(QMessageBox::Question, tr("A computation is running"),
+                  tr("%1 of the current model is running. %2 changes the model.").arg(what, edit),
+                  QMessageBox::NoButton, parent);
+  box.setObjectName("editDuringRunBox");
+  box.setInformativeText(
+      tr("Stop it and keep what it computed so far, or let it finish on the model as it was "
+         "(its results are then marked as those of an earlier version)."));
+  QPushButton* stop_button = box.addButton(tr("Stop and Edit"), QMessageBox::DestructiveRole);
+  stop_button->setObjectName("stopRunButton");
+  QPushButton* keep = box.addButton(tr("Keep Running on the Old Model"), QMessageBox::AcceptRole);
+  keep->setObjectName("keepRunningButton");
+  QPushButton* cancel_edit = box.addButton(tr("Cancel the Edit"), QMessageBox::RejectRole);
+  cancel_edit->setObjectName("cancelEditButton");
+  box.setDefaultButton(cancel_edit);
+  box.exec();
+  if (box.clickedButton() == stop_button) {
+    stop();
+    return true;
+  }
+  return box.clickedButton() == keep;
+}
+
+// ---- reference and recordings
 
 bool RunController::useRunAsReference() {
   if (!reference_.take(*simulation_, ReferenceSource::Recording)) {

@@ -21,11 +21,14 @@
 #include "ui/tip_reference.hpp"
 
 class QProgressBar;
+class QWidget;
 
 namespace tendril {
 
 class ResultPlots;
 class SimulationController;
+class StaticsRunner;
+struct StaticsOutcome;
 class TimelineBar;
 class ViewportWidget;
 
@@ -55,15 +58,27 @@ class RunController : public QObject {
   /// \brief Starts the dynamics of \p model (built from \p description) from rest, replacing the
   ///        results shown; a twin too when compared with finite differences.
   void start(ModelPtr model, const RobotDescription& description);
-  /// \brief Asks the run and its twin to stop (frames kept); runFinished follows.
+  /// \brief Asks the run, its twin and a statics solve to stop (what they computed is kept).
   void cancel();
-  /// \brief Stops the run and its twin now, keeping their frames (an edit while running).
+  /// \brief Stops them now, keeping what they computed (an edit while running).
   void stop();
-  /// \brief Drops both runs and every result (another model is opened, or a statics solve
-  ///        replaces them), silently.
+  /// \brief Drops the runs and every result (a statics solve replaces them, or the window
+  ///        closes), silently.
   void discard();
   [[nodiscard]] bool isRunning() const;
   [[nodiscard]] bool isTwinRunning() const;
+
+  /// \brief Solves the statics of \p model (built from \p description) on a worker thread; its
+  ///        equilibrium and residual history replace the results when it ends.
+  void startStatics(ModelPtr model, const RobotDescription& description);
+  [[nodiscard]] bool isStaticsRunning() const;
+
+  /// \brief Before \p edit changes the model while a run, its twin or a statics solve holds it,
+  ///        asks what becomes of it ("editDuringRunBox", a child of \p parent): stop it, keeping
+  ///        what it computed ("stopRunButton") / keep it running on the old model
+  ///        ("keepRunningButton") / cancel the edit ("cancelEditButton"). Nothing is asked when
+  ///        none runs. \return false when the edit is cancelled
+  bool askBeforeEdit(QWidget* parent, const QString& edit);
 
   /// \brief Keeps the first tip's path of the recording as the reference. \return false
   ///        without frames with a tip
@@ -110,9 +125,14 @@ class RunController : public QObject {
   void endTwinWait(const QString& why);
   void adoptResults(const RobotDescription& description, ModelPtr model);
   void showOnResultsModel(const FramePtr& frame);
+  void onStaticsFinished(const StaticsOutcome& outcome);
 
   SimulationController* simulation_ = nullptr;
   SimulationController* twin_ = nullptr;  // its own worker thread
+  StaticsRunner* statics_ = nullptr;
+  RobotDescription statics_description_;  // what the running statics solve was built from
+  ModelPtr statics_model_;
+  RobotDescription current_description_;  // the one being edited
   ResultPlots* plots_ = nullptr;
   TimelineBar* timeline_ = nullptr;
   ViewportWidget* viewport_ = nullptr;
