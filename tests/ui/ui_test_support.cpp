@@ -173,23 +173,26 @@ void typeIntoField(PropertyPanel& panel, const QString& pointer, const QString& 
 std::shared_ptr<bool> answerEditDuringRun(const char* button_name, int timeout_ms) {
   auto clicked = std::make_shared<bool>(false);
   auto* poll = new QTimer();
-  auto* clock = new QElapsedTimer();
+  auto clock = std::make_shared<QElapsedTimer>();
   clock->start();
   poll->setInterval(10);
-  QObject::connect(poll, &QTimer::timeout, [=] {
-    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-    if (box != nullptr && box->objectName() == "editDuringRunBox") {
-      if (auto* button = box->findChild<QAbstractButton*>(button_name)) {
-        QTest::mouseClick(button, Qt::LeftButton);
-        *clicked = true;
-      }
-    }
-    if (*clicked || clock->elapsed() > timeout_ms) {
-      poll->stop();
-      poll->deleteLater();
-      delete clock;
-    }
-  });
+  // the poll ends with the test that holds the flag, so a box left unanswered by a failing test
+  // is not answered in the next one
+  QObject::connect(poll, &QTimer::timeout,
+                   [poll, clock, button_name, timeout_ms, flag = std::weak_ptr<bool>(clicked)] {
+                     const std::shared_ptr<bool> answered = flag.lock();
+                     auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                     if (answered && box != nullptr && box->objectName() == "editDuringRunBox") {
+                       if (auto* button = box->findChild<QAbstractButton*>(button_name)) {
+                         QTest::mouseClick(button, Qt::LeftButton);
+                         *answered = true;
+                       }
+                     }
+                     if (!answered || *answered || clock->elapsed() > timeout_ms) {
+                       poll->stop();
+                       poll->deleteLater();
+                     }
+                   });
   poll->start();
   return clicked;
 }
