@@ -21,13 +21,12 @@
 #include <exception>
 #include <memory>
 
-#include "core/io/json_io.hpp"
-#include "core/sim/rest_frame.hpp"
 #include "tendril_version.hpp"
 #include "ui/app_paths.hpp"
 #include "ui/main_window_actions.hpp"
 #include "ui/main_window_internal.hpp"
 #include "ui/model_editor.hpp"
+#include "ui/model_files.hpp"
 #include "ui/panels/model_tree_panel.hpp"
 #include "ui/panels/plot_panel.hpp"
 #include "ui/panels/property_panel.hpp"
@@ -46,12 +45,10 @@ using main_window_detail::toPath;
 
 namespace {
 
-constexpr int kMaxRecentFiles = 8;
 constexpr int kWindowStateVersion = 1;
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kRecentFilesKey = QStringLiteral("recentFiles");
-constexpr int kAutosaveIntervalMs = 60 * 1000;
 const QString kModelFilter = QStringLiteral("Tendril models (*.json);;All files (*)");
 
 SimulationOptions defaultSimulationOptions() {
@@ -67,7 +64,6 @@ SimulationOptions defaultSimulationOptions() {
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createEditor();
-  connect(editor_->undoStack(), &QUndoStack::cleanChanged, this, [this] { updateTitle(); });
   setWindowIcon(QIcon(":/icons/tendril-256.png"));
   setAcceptDrops(true);
   createPanels();
@@ -84,15 +80,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
       [this] { return timeline_->currentFrame(); });
   connect(exporter_, &ReplayExporter::statusMessage, this,
           [this](const QString& message) { statusBar()->showMessage(message, kStatusMessageMs); });
+  files_ = new ModelFiles(this, editor_, run_);
+  connect(files_, &ModelFiles::documentChanged, this, &MainWindow::updateTitle);
+  connect(files_, &ModelFiles::statusMessage, this,
+          [this](const QString& text, int timeout) { statusBar()->showMessage(text, timeout); });
+  connect(files_, &ModelFiles::errorRaised, this,
+          [this](const QString& title, const QString& message) { showError(title, message); });
   actions_ = new MainWindowActions(*this);
+  connect(files_, &ModelFiles::recentFilesChanged, actions_, &MainWindowActions::rebuildRecentMenu);
   updateSimulationActions();
   resize(1200, 760);
   restoreSettings();
   newModel();
-  autosave_timer_ = new QTimer(this);
-  autosave_timer_->setInterval(kAutosaveIntervalMs);
-  connect(autosave_timer_, &QTimer::timeout, this, &MainWindow::autosave);
-  autosave_timer_->start();
 }
 
 // the workers are joined before the panels they feed are destroyed
@@ -183,15 +182,14 @@ void MainWindow::restoreSettings() {
   QSettings settings;
   restoreGeometry(settings.value(kGeometryKey).toByteArray());
   restoreState(settings.value(kStateKey).toByteArray(), kWindowStateVersion);
-  recent_files_ = settings.value(kRecentFilesKey).toStringList();
-  actions_->rebuildRecentMenu(recent_files_);
+  actions_->rebuildRecentMenu(files_->recentFiles());
 }
 
 void MainWindow::saveSettings() const {
   QSettings settings;
   settings.setValue(kGeometryKey, saveGeometry());
   settings.setValue(kStateKey, saveState(kWindowStateVersion));
-  settings.setValue(kRecentFilesKey, recent_files_);
+  settings.setValue(kRecentFilesKey, files_->recentFiles());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -201,7 +199,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   }
   saveSettings();
   run_->discard();
-  removeRecoveryFile();
+  files_->removeRecoveryFile();
   event->accept();
 }
 
@@ -239,34 +237,6 @@ void MainWindow::dropEvent(QDropEvent* event) {
   }
 }
 
-bool MainWindow::adoptDescription(const std::function<RobotDescription()>& read,
-                                  const QString& failure) {
-  setBusy(true);
-  try {
-    const RobotDescription robot = read();
-    (void)restFrame(robot);  // throws for a physically invalid model before anything changes
-    setBusy(false);
-    if (!askEditDuringRun(tr("Open another model"))) return false;
-    run_->clearReference();  // a reference of another model, however alike
-    editor_->reset(robot);
-  } catch (const std::exception& error) {
-    setBusy(false);
-    showError(failure, QString::fromStdString(error.what()));
-    return false;
-  }
-  return true;
-}
-
-bool MainWindow::openFile(const QString& path) {
-  const QString name = QFileInfo(path).fileName();
-  if (!adoptDescription([&] { return loadRobot(toPath(path)); }, tr("Cannot open %1").arg(name)))
-    return false;
-  setCurrentFile(path);
-  addRecentFile(path);
-  statusBar()->showMessage(tr("Opened %1").arg(name), kStatusMessageMs);
-  return true;
-}
-
 bool MainWindow::openDefaultExample() {
   const QString path = defaultExamplePath();
   if (path.isEmpty()) {
@@ -276,36 +246,11 @@ bool MainWindow::openDefaultExample() {
   return openFile(path);
 }
 
-bool MainWindow::saveFile(const QString& path) {
-  try {
-    saveRobot(editor_->robot(), toPath(path));
-  } catch (const std::exception& error) {
-    showError(tr("Cannot save %1").arg(QFileInfo(path).fileName()),
-              QString::fromStdString(error.what()));
-    return false;
-  }
-  current_file_ = path;
-  recovered_unsaved_ = false;
-  editor_->undoStack()->setClean();  // the history stays: undo works on after a save
-  updateTitle();
-  removeRecoveryFile();
-  addRecentFile(path);
-  statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), kStatusMessageMs);
-  return true;
-}
-
-void MainWindow::newModel() {
-  if (!askEditDuringRun(tr("New model"))) return;
-  run_->clearReference();
-  editor_->reset(RobotDescription{});
-  setCurrentFile(QString());
-}
-
 void MainWindow::onOpen() {
   if (!confirmDiscardChanges()) {
     return;
   }
-  const QString start = current_file_.isEmpty() ? examplesDirectory() : current_file_;
+  const QString start = currentFile().isEmpty() ? examplesDirectory() : currentFile();
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), start, kModelFilter);
   if (!path.isEmpty()) {
     openFile(path);
@@ -313,49 +258,28 @@ void MainWindow::onOpen() {
 }
 
 void MainWindow::onSave() {
-  if (current_file_.isEmpty()) {
+  if (currentFile().isEmpty()) {
     onSaveAs();
   } else {
-    saveFile(current_file_);
+    saveFile(currentFile());
   }
 }
 
 void MainWindow::onSaveAs() {
-  const QString start = current_file_.isEmpty()
+  const QString start = currentFile().isEmpty()
                             ? QString::fromStdString(editor_->robot().name + ".json")
-                            : current_file_;
+                            : currentFile();
   const QString path = QFileDialog::getSaveFileName(this, tr("Save Model"), start, kModelFilter);
   if (!path.isEmpty()) {
     saveFile(path);
   }
 }
 
-void MainWindow::addRecentFile(const QString& path) {
-  QStringList files = recent_files_;
-  const QString absolute = QFileInfo(path).absoluteFilePath();
-  files.removeAll(absolute);
-  files.prepend(absolute);
-  setRecentFiles(files.mid(0, kMaxRecentFiles));
-}
-
-void MainWindow::setRecentFiles(const QStringList& files) {
-  recent_files_ = files;
-  QSettings().setValue(kRecentFilesKey, recent_files_);
-  actions_->rebuildRecentMenu(recent_files_);
-}
-
-void MainWindow::setCurrentFile(const QString& path) {
-  current_file_ = path;
-  recovered_unsaved_ = false;
-  editor_->undoStack()->clear();
-  updateTitle();
-}
-
 void MainWindow::updateTitle() {
-  const QString shown =
-      current_file_.isEmpty() ? tr("untitled") : QFileInfo(current_file_).fileName();
+  const QString file = files_->currentFile();
+  const QString shown = file.isEmpty() ? tr("untitled") : QFileInfo(file).fileName();
   setWindowTitle(tr("%1[*] - Tendril").arg(shown));
-  setWindowModified(recovered_unsaved_ || !editor_->undoStack()->isClean());
+  setWindowModified(files_->isModified());
 }
 
 // an idle progress bar is hidden; a busy one shows an indefinite sweep
@@ -513,9 +437,7 @@ QString MainWindow::aboutText() {
 }
 
 // clang-format off
-QString MainWindow::currentFile() const { return current_file_; }
 QString MainWindow::lastError() const { return last_error_; }
-QStringList MainWindow::recentFiles() const { return recent_files_; }
 ViewportWidget* MainWindow::viewport() const { return viewport_; }
 ModelTreePanel* MainWindow::modelTree() const { return model_tree_; }
 PropertyPanel* MainWindow::propertyPanel() const { return property_panel_; }

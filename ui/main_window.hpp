@@ -8,12 +8,13 @@
 // selection is the JSON pointer of an item ("" for the robot, "/links/2", "/cables/0", ...) shared
 // by the model tree, the property panel and the viewport highlight.
 //
-// The window keeps the description, the selection and the files; its other jobs belong to
-// classes of their own: menus and tool bars (MainWindowActions), dynamics runs with their
-// finite-difference twin, results and recordings (RunController, ResultPlots), the statics solve
-// (StaticsRunner) and replay exports (ReplayExporter). While a run holds the model an edit asks
-// first (stop the run / keep it running on the old model / cancel the edit); results of an
-// earlier version of the model stay viewable, marked stale, until a new run replaces them.
+// The window lays out the panels and shows what the classes that own each job report: the
+// description, selection and undo history with every edit (ModelEditor), the document's file,
+// recent files and autosave (ModelFiles), menus and tool bars (MainWindowActions), dynamics runs
+// with their finite-difference twin, the statics solve, results and recordings (RunController,
+// StaticsRunner, ResultPlots) and replay exports (ReplayExporter). While a run holds the model an
+// edit asks first (stop the run / keep it running on the old model / cancel the edit); results of
+// an earlier version of the model stay viewable, marked stale, until a new run replaces them.
 
 #include <QMainWindow>
 #include <QStringList>
@@ -39,6 +40,7 @@ namespace tendril {
 
 class MainWindowActions;
 class ModelEditor;
+class ModelFiles;
 class ModelTreePanel;
 class PlotPanel;
 class PropertyPanel;
@@ -262,9 +264,6 @@ class MainWindow : public QMainWindow {
   void createPanels();
   QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& object_name,
                         Qt::DockWidgetArea area);
-  /// \brief Shows the description \p read returns as the model, once it builds; else shows
-  ///        "<failure>: <reason>" and changes nothing. Shared by Open and Import URDF.
-  bool adoptDescription(const std::function<RobotDescription()>& read, const QString& failure);
   void createStatusBar();
   void restoreSettings();
 
@@ -281,22 +280,15 @@ class MainWindow : public QMainWindow {
   /// \brief Draws the description ModelEditor applied (from \p previous), selecting \p selection.
   void onDescriptionApplied(const RobotDescription& previous, const QString& selection);
   void updateTitle();
-  void removeRecoveryFile();
   void updateSimulationActions();
-  void addRecentFile(const QString& path);
-  void setRecentFiles(const QStringList& files);
 
-  void setCurrentFile(const QString& path);
   void setBusy(bool busy);
   /// \brief A non-blocking warning box; \p detail (if any) behind its Show Details button.
   void showError(const QString& title, const QString& message, const QString& detail = {});
   bool confirmDiscardChanges();
 
   ModelEditor* editor_ = nullptr;  // the description, its selection and undo history
-  QString current_file_;
   QString last_error_;
-  QStringList recent_files_;
-  bool recovered_unsaved_ = false;  ///< recovered or imported: unsaved without an edit
   Analysis analysis_ = Analysis::Dynamics;
 
   ViewportWidget* viewport_ = nullptr;
@@ -307,8 +299,8 @@ class MainWindow : public QMainWindow {
   QProgressBar* progress_bar_ = nullptr;
   QLabel* stale_label_ = nullptr;  // the banner over stale results, in the status bar
   QList<QDockWidget*> docks_;
-  QTimer* autosave_timer_ = nullptr;
 
+  ModelFiles* files_ = nullptr;  // the file, unsaved state, recent files and autosave
   MainWindowActions* actions_ = nullptr;
   RunController* run_ = nullptr;
   ReplayExporter* exporter_ = nullptr;

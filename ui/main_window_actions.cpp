@@ -28,6 +28,7 @@
 #include "ui/main_window_internal.hpp"
 #include "ui/model_dialogs.hpp"
 #include "ui/model_editor.hpp"
+#include "ui/model_files.hpp"
 #include "ui/panels/model_tree_panel.hpp"
 #include "ui/panels/timeline_bar.hpp"
 #include "ui/replay_exporter.hpp"
@@ -167,8 +168,8 @@ void MainWindowActions::rebuildRecentMenu(const QStringList& files) {
     action->setToolTip(path);
   }
   recent_menu_->addSeparator();
-  QAction* clear =
-      recent_menu_->addAction(tr("&Clear Recent Files"), &w_, [this] { w_.setRecentFiles({}); });
+  QAction* clear = recent_menu_->addAction(tr("&Clear Recent Files"), &w_,
+                                           [this] { w_.files_->setRecentFiles({}); });
   clear->setEnabled(!files.isEmpty());
 }
 
