@@ -7,27 +7,25 @@
 // made from a description already checked by buildModel (core/edit/description_edit). The
 // selection is the JSON pointer of an item ("" for the robot, "/links/2", "/cables/0", ...) shared
 // by the model tree, the property panel and the viewport highlight.
+//
+// The window lays out the panels and shows what the classes that own each job report: the
+// description, selection and undo history with every edit (ModelEditor), the document's file,
+// recent files and autosave (ModelFiles), menus and tool bars (MainWindowActions), dynamics runs
+// with their finite-difference twin, the statics solve, results and recordings (RunController,
+// StaticsRunner, ResultPlots) and replay exports (ReplayExporter). While a run holds the model an
+// edit asks first (stop the run / keep it running on the old model / cancel the edit); results of
+// an earlier version of the model stay viewable, marked stale, until a new run replaces them.
 
-#include <QElapsedTimer>
 #include <QMainWindow>
-#include <QPointF>
 #include <QStringList>
 #include <array>
-#include <atomic>
-#include <cstddef>
-#include <cstdint>
 #include <functional>
-#include <memory>
-#include <optional>
-#include <utility>
-#include <vector>
 
 #include "core/model/description.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/simulation.hpp"
-#include "ui/export_settings.hpp"
-#include "ui/frame_metatype.hpp"
 #include "ui/simulation_dialog.hpp"
+#include "ui/tip_reference.hpp"
 
 class QAction;
 class QComboBox;
@@ -35,17 +33,20 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
-class QThread;
 class QTimer;
-class QToolButton;
 class QUndoStack;
 
 namespace tendril {
 
+class MainWindowActions;
+class ModelEditor;
+class ModelFiles;
 class ModelTreePanel;
 class PlotPanel;
 class PropertyPanel;
 class ReplayExporter;
+class ResultPlots;
+class RunController;
 class SimulationController;
 struct SweepSpec;
 class TimelineBar;
@@ -119,7 +120,26 @@ class MainWindow : public QMainWindow {
   ///        refused and its reason shown in the property panel.
   bool setField(const QString& pointer, const QString& text);
   /// \brief Pushes an undoable edit to \p after (checked first) and selects \p selection.
+  ///        While a run holds the model it asks first (askEditDuringRun).
   bool applyEdit(const QString& text, const RobotDescription& after, const QString& selection);
+  /// \brief Edit > Undo and Redo: step through the history (asking first while a run holds the
+  ///        model). \return false when nothing changed
+  bool undoEdit();
+  bool redoEdit();
+  /// \brief What an edit does to a run (or statics solve) that holds the model.
+  enum class EditDuringRun {
+    StopRun,      ///< stop it (its results so far stay, stale) and apply the edit
+    KeepRunning,  ///< apply the edit; the run goes on with the old model, its results stale
+    CancelEdit,   ///< leave everything as it is
+  };
+  /// \brief Asks what to do with the running computation before \p edit ("editDuringRunBox",
+  ///        buttons "stopRunButton", "keepRunningButton", "cancelEditButton"); nothing is asked
+  ///        when none runs. \return false when the edit is cancelled
+  bool askEditDuringRun(const QString& edit);
+  /// \brief The results shown come from an earlier version of the model (the banner
+  ///        "staleResultsLabel" and the plot titles say so).
+  [[nodiscard]] bool resultsAreStale() const;
+  [[nodiscard]] QLabel* staleResultsLabel() const;
 
   /// \brief JSON pointer of the selected item ("" for the robot).
   [[nodiscard]] QString selection() const;
@@ -146,12 +166,7 @@ class MainWindow : public QMainWindow {
   /// \brief The exports of the recording (PNG sequence, video); its messages reach the status
   ///        bar.
   [[nodiscard]] ReplayExporter* replayExporter() const;
-  /// \brief Where the tip-error reference came from.
-  enum class ReferenceSource {
-    None,                 ///< no reference
-    Recording,            ///< Use Run as Reference: the run or loaded recording shown then
-    FiniteDifferenceRun,  ///< the twin run with the finite-difference Jacobian
-  };
+  using ReferenceSource = tendril::ReferenceSource;
   /// \brief Keeps the first tip's path of the current recording as the reference: later runs
   ///        plot their tip error |p - p_ref(t)| [m] against it. \return false without frames
   bool useRunAsReference();
@@ -211,6 +226,7 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QProgressBar* progressBar() const;
   [[nodiscard]] QList<QDockWidget*> docks() const;
   [[nodiscard]] SimulationController* simulation() const;
+  [[nodiscard]] RunController* runController() const;
   [[nodiscard]] QAction* runAction() const;
   [[nodiscard]] QAction* cancelAction() const;
   /// \brief View > Follow Selection (checkable).
@@ -243,156 +259,53 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
 
  private:
+  friend class MainWindowActions;  // builds the menus and tool bars on the window's operations
+
   void createPanels();
   QDockWidget* addPanel(QWidget* panel, const QString& title, const QString& object_name,
                         Qt::DockWidgetArea area);
-  void createActions();
-  void createFileMenu();
-  void createEditMenu();
-  void createViewMenu();
-  void addRodColouringMenu();
-  void createSimulateMenu();
-  void createInverseStaticsTargetAction(QMenu* menu);
-  void createHelpMenu();
-  void createModelMenu();
-  void createConstantCurvatureMenu(QMenu* model_menu);
-  QToolButton* createConstantCurvatureButton(QWidget* parent);
-  void createToolBars();
-  void populateExamplesMenu();
-  /// \brief Shows the description \p read returns as the model, once it builds; else shows
-  ///        "<failure>: <reason>" and changes nothing. Shared by Open and Import URDF.
-  bool adoptDescription(const std::function<RobotDescription()>& read, const QString& failure);
   void createStatusBar();
   void restoreSettings();
 
   void onOpen();
   void onSave();
   void onSaveAs();
-  void onExportScreenshot();
-  void onAbout();
   void onPointerSelected(const QString& pointer);
   void onViewportClicked(int link);
   /// \brief Pops up createContextMenu() at \p global_position (the tree's and the 3D view's).
   void popupContextMenu(const QPoint& global_position);
   void onSimulationSettings();
-  void onAddClosedLoopJoint();
-  void onAddLinkAlongRod();
-  void onEditEnvironment();
   void onRun();
-  struct StaticsOutcome;
-  void onStaticsFinished(const StaticsOutcome& outcome, std::uint64_t generation);
-  void onExportReplay();
-  void onExportVideo();
-  std::optional<ExportSettings> askExportSettings(ExportSettingsDialog::Kind kind);
-  void applyDescription(const RobotDescription& robot, const QString& selection);
-  [[nodiscard]] int selectedLinkIndex() const;
+  void createEditor();
+  /// \brief Draws the description ModelEditor applied (from \p previous), selecting \p selection.
+  void onDescriptionApplied(const RobotDescription& previous, const QString& selection);
   /// the link the camera follows: the selection, else a free-floating base (-1: none)
   [[nodiscard]] int followTarget() const;
-  [[nodiscard]] std::string attachmentParent() const;
-  void updateModelActions();
   void updateTitle();
-  void removeRecoveryFile();
-  void onSimulationFrame(const FramePtr& frame);
-  void onSimulationProgress(double fraction);
-  void onReferenceProgress(double fraction);
-  void showProgress(double fraction, const QString& what);
-  void onSimulationFinished(const QString& message, bool ok);
-  void startFiniteDifferenceReference(ModelPtr model);
-  void onReferenceFinished(const QString& message, bool ok);
-  void replotTipError();
-  [[nodiscard]] std::optional<QPointF> tipErrorPoint(const Frame& frame) const;
-  void clearPlots();
-  void setPlotCursors(double t);
-  void onFrameRequested(int frame);
-  void preparePlotsForRun(bool awaiting_twin = false);
-  void endTipErrorWait(const QString& why);
-  void plotFramesUpTo(std::size_t count);
-  void plotJacobianMismatch(std::size_t count);
-  void stopSimulation();
-  void stopStatics();
   void updateSimulationActions();
-  void rebuildRecentMenu();
-  void addRecentFile(const QString& path);
 
-  void setCurrentFile(const QString& path);
   void setBusy(bool busy);
   /// \brief A non-blocking warning box; \p detail (if any) behind its Show Details button.
   void showError(const QString& title, const QString& message, const QString& detail = {});
   bool confirmDiscardChanges();
 
-  RobotDescription robot_;
-  QString current_file_;
+  ModelEditor* editor_ = nullptr;  // the description, its selection and undo history
   QString last_error_;
-  QStringList recent_files_;
+  Analysis analysis_ = Analysis::Dynamics;
 
   ViewportWidget* viewport_ = nullptr;
   ModelTreePanel* model_tree_ = nullptr;
   PropertyPanel* property_panel_ = nullptr;
-  PlotPanel* plot_panel_ = nullptr;
-  PlotPanel* energy_plot_ = nullptr;
-  PlotPanel* tip_error_plot_ = nullptr;
-  PlotPanel* mismatch_plot_ = nullptr;
-  QDockWidget* tip_error_dock_ = nullptr;
-  QDockWidget* mismatch_dock_ = nullptr;
+  ResultPlots* plots_ = nullptr;
   TimelineBar* timeline_ = nullptr;
-  QUndoStack* undo_stack_ = nullptr;
   QProgressBar* progress_bar_ = nullptr;
+  QLabel* stale_label_ = nullptr;  // the banner over stale results, in the status bar
   QList<QDockWidget*> docks_;
 
-  QMenu* recent_menu_ = nullptr;
-  QMenu* examples_menu_ = nullptr;
-  QMenu* add_link_menu_ = nullptr;
-  QMenu* add_rod_menu_ = nullptr;
-  QMenu* add_cc_menu_ = nullptr;  // planar and spatial constant-curvature segments
-  QAction* add_cable_action_ = nullptr;
-  QAction* add_load_action_ = nullptr;
-  QAction* add_input_action_ = nullptr;
-  QAction* add_loop_action_ = nullptr;
-  QAction* add_along_rod_action_ = nullptr;
-  QAction* environment_action_ = nullptr;
-  QAction* add_to_fluid_action_ = nullptr;
-  QAction* remove_from_fluid_action_ = nullptr;
-  QAction* remove_action_ = nullptr;
-  QTimer* autosave_timer_ = nullptr;
-  QString selection_;
-  bool recovered_unsaved_ = false;  ///< recovered or imported: unsaved without an edit
-  Analysis analysis_ = Analysis::Dynamics;
-  QComboBox* analysis_combo_ = nullptr;  // beside Run on the tool bar: analysis_, shown
+  ModelFiles* files_ = nullptr;  // the file, unsaved state, recent files and autosave
+  MainWindowActions* actions_ = nullptr;
+  RunController* run_ = nullptr;
   ReplayExporter* exporter_ = nullptr;
-  bool awaiting_twin_ = false;  // the tip-error plot says the twin's reference is being computed
-  QThread* statics_thread_ = nullptr;  // owns nothing shared: a model copy and its own Data
-  std::shared_ptr<std::atomic<bool>> statics_cancel_;  // set by Cancel, read by the solve
-  std::uint64_t statics_generation_ = 0;  // a result for an older model is dropped  // a recovered
-                                          // model is unsaved although its history is empty
-  QMenu* view_menu_ = nullptr;
-  QAction* run_action_ = nullptr;
-  QAction* cancel_action_ = nullptr;
-
-  SimulationController* simulation_ = nullptr;
-  // the finite-difference twin of the current run, when compared with one (its own worker thread)
-  SimulationController* reference_simulation_ = nullptr;
-  SimulationOptions simulation_options_;
-  QElapsedTimer run_clock_;         // wall time since Run, for the remaining-time estimate
-  std::size_t plotted_frames_ = 0;  // recorded frames already appended to the plots
-  QElapsedTimer plot_clock_;        // since the plots last caught up with a run
-  std::array<int, 3> tip_series_{-1, -1, -1};  // plot handles of the first tip's x, y, z
-  std::array<int, 5> energy_series_{-1, -1, -1, -1, -1};
-  int tip_error_series_ = -1;
-  // off by default, for the worker's sake: a sample costs 6 n inverse dynamics (central
-  // differences), about 60 ms on the 80-DoF underwater robot, so 50 samples about double that
-  // model's run time. (The GUI stalls once blamed on it came from the repaints its plot forced,
-  // docs/PERFORMANCE.md, "Studio".)
-  int jacobian_mismatch_samples_ = 0;
-  std::array<int, 2> mismatch_series_{-1, -1};
-  std::size_t plotted_mismatch_ = 0;  // mismatch samples already appended to their plot
-  QAction* mismatch_action_ = nullptr;
-  std::vector<std::pair<double, Eigen::Vector3d>>
-      reference_tip_;  // (t, first tip) of the reference
-  ReferenceSource reference_source_ = ReferenceSource::None;
-  QAction* reference_action_ = nullptr;
-  QAction* fd_reference_action_ = nullptr;
-  QList<QAction*> camera_actions_;
-  QAction* follow_action_ = nullptr;
 };
 
 }  // namespace tendril

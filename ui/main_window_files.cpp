@@ -1,5 +1,5 @@
-// MainWindow, part three: File > Examples, File > Import URDF, File > Open Sweep Result and the
-// autosave that offers to recover unsaved work after a crash (ui/main_window.hpp).
+// MainWindow, part three: File > Open Sweep Result, and the files of the model as ModelFiles keeps
+// them (ui/main_window.hpp).
 
 #include <QDir>
 #include <QFile>
@@ -22,6 +22,7 @@
 #include "ui/app_paths.hpp"
 #include "ui/main_window.hpp"
 #include "ui/main_window_internal.hpp"
+#include "ui/model_files.hpp"
 #include "ui/sweep_result_dialog.hpp"
 
 namespace tendril {
@@ -31,45 +32,6 @@ using main_window_detail::kStatusMessageMs;
 using main_window_detail::toPath;
 
 // ---- files
-
-QStringList MainWindow::exampleFiles() {
-  const QString directory = examplesDirectory();
-  QStringList files;
-  if (directory.isEmpty()) {
-    return files;
-  }
-  const QDir examples(directory);
-  for (const QString& name : examples.entryList({"*.json"}, QDir::Files, QDir::Name)) {
-    files << examples.filePath(name);
-  }
-  return files;
-}
-
-void MainWindow::populateExamplesMenu() {
-  for (const QString& path : exampleFiles()) {
-    QString title = QFileInfo(path).completeBaseName().replace('_', ' ');
-    title[0] = title[0].toUpper();
-    QAction* action = examples_menu_->addAction(title, this, [this, path] {
-      if (confirmDiscardChanges()) {
-        openFile(path);
-      }
-    });
-    action->setToolTip(path);
-    action->setData(path);
-  }
-  examples_menu_->setEnabled(!examples_menu_->isEmpty());
-}
-
-bool MainWindow::importUrdfFile(const QString& path) {
-  const QString name = QFileInfo(path).fileName();
-  if (!adoptDescription([&] { return importUrdf(toPath(path)); }, tr("Cannot import %1").arg(name)))
-    return false;
-  setCurrentFile(QString());  // a new document: Save asks where it goes
-  recovered_unsaved_ = true;
-  updateTitle();
-  statusBar()->showMessage(tr("Imported %1").arg(name), kStatusMessageMs);
-  return true;
-}
 
 bool MainWindow::openSweepResult(const QString& path) {
   SweepResult result;
@@ -89,88 +51,23 @@ bool MainWindow::openSweepResult(const QString& path) {
   return true;
 }
 
+// clang-format off
+bool MainWindow::openFile(const QString& path) { return files_->openFile(path); }
+bool MainWindow::saveFile(const QString& path) { return files_->saveFile(path); }
+void MainWindow::newModel() { files_->newModel(); }
+bool MainWindow::importUrdfFile(const QString& path) { return files_->importUrdfFile(path); }
+QString MainWindow::currentFile() const { return files_->currentFile(); }
+QStringList MainWindow::recentFiles() const { return files_->recentFiles(); }
+QStringList MainWindow::exampleFiles() { return ModelFiles::exampleFiles(); }
+QString MainWindow::recoveryFilePath() { return ModelFiles::recoveryFilePath(); }
+QTimer* MainWindow::autosaveTimer() const { return files_->autosaveTimer(); }
+bool MainWindow::autosave() { return files_->autosave(); }
+bool MainWindow::recoverAutosave() { return files_->recoverAutosave(); }
+void MainWindow::offerRecovery() { files_->offerRecovery(); }
+// clang-format on
+
 bool MainWindow::openSweepCase(const SweepSpec& spec, int index, const QString& sweep_name) {
-  const QString failure = tr("Cannot open case %1 of sweep %2").arg(index).arg(sweep_name);
-  const auto read = [&] {
-    CaseModel model = caseDescription(spec, index);  // throws for an index outside the sweep
-    if (!model.description) throw std::runtime_error(model.error);
-    return *model.description;
-  };
-  if (!adoptDescription(read, failure)) return false;
-  setCurrentFile(QString());  // a new document: Save asks where it goes
-  recovered_unsaved_ = true;
-  updateTitle();
-  statusBar()->showMessage(tr("Opened case %1 of sweep %2").arg(index).arg(sweep_name),
-                           kStatusMessageMs);
-  return true;
-}
-
-QString MainWindow::recoveryFilePath() {
-  return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-      .filePath("recovery.json");
-}
-
-QTimer* MainWindow::autosaveTimer() const {
-  return autosave_timer_;
-}
-
-bool MainWindow::autosave() {
-  if (!isWindowModified()) {
-    return false;
-  }
-  const QString path = recoveryFilePath();
-  QDir().mkpath(QFileInfo(path).absolutePath());
-  try {
-    writeFileAtomically(toPath(path), serializeRobot(robot_));
-  } catch (const std::exception& error) {
-    statusBar()->showMessage(tr("Autosave failed: %1").arg(error.what()), kStatusMessageMs);
-    return false;
-  }
-  QSettings().setValue(kRecoveredFileKey, current_file_);
-  return true;
-}
-
-bool MainWindow::recoverAutosave() {
-  const QString path = recoveryFilePath();
-  if (!QFileInfo::exists(path)) {
-    return false;
-  }
-  RobotDescription robot;
-  try {
-    robot = loadRobot(toPath(path));
-    checkDescription(robot);
-  } catch (const std::exception& error) {
-    showError(tr("Cannot recover the autosaved model"), QString::fromStdString(error.what()));
-    removeRecoveryFile();
-    return false;
-  }
-  clearReference();
-  applyDescription(robot, QString());
-  setCurrentFile(QSettings().value(kRecoveredFileKey).toString());
-  recovered_unsaved_ = true;
-  updateTitle();
-  statusBar()->showMessage(tr("Recovered the autosaved model"), kStatusMessageMs);
-  return true;
-}
-
-void MainWindow::offerRecovery() {
-  if (!QFileInfo::exists(recoveryFilePath())) {
-    return;
-  }
-  const auto answer = QMessageBox::question(
-      this, tr("Recover unsaved work"),
-      tr("Tendril did not close normally last time. Recover the model autosaved then?"),
-      QMessageBox::Yes | QMessageBox::Discard, QMessageBox::Yes);
-  if (answer == QMessageBox::Yes) {
-    recoverAutosave();
-  } else {
-    removeRecoveryFile();
-  }
-}
-
-void MainWindow::removeRecoveryFile() {
-  QFile::remove(recoveryFilePath());
-  QSettings().remove(kRecoveredFileKey);
+  return files_->openSweepCase(spec, index, sweep_name);
 }
 
 }  // namespace tendril

@@ -37,6 +37,16 @@ void SimulationController::cancel() {
   }
 }
 
+void SimulationController::stop() {
+  if (!running_ || !run_) {
+    return;
+  }
+  run_->cancel();
+  run_->wait();
+  ++generation_;  // the finish the worker queued is reported here instead
+  reportFinish();
+}
+
 void SimulationController::discard() {
   ++generation_;  // a finish already queued by the discarded run is then ignored
   run_.reset();
@@ -97,12 +107,16 @@ void SimulationController::onRunFinished(std::uint64_t generation) {
           return;
         }
         run_->wait();  // the worker has only this callback left to return from
-        running_ = false;
-        deliverLatestFrame();
-        const std::optional<RunOutcome> outcome = run_->outcome();
-        emit runFinished(QString::fromStdString(outcome->message), outcome->completed);
+        reportFinish();
       },
       Qt::QueuedConnection);
+}
+
+void SimulationController::reportFinish() {
+  running_ = false;
+  deliverLatestFrame();
+  const std::optional<RunOutcome> outcome = run_->outcome();
+  emit runFinished(QString::fromStdString(outcome->message), outcome->completed);
 }
 
 void SimulationController::deliverLatestFrame() {

@@ -40,6 +40,9 @@ class SimulationController : public QObject {
              const RunDiagnostics& diagnostics = {});
   /// \brief Asks a running simulation to stop; runFinished follows.
   void cancel();
+  /// \brief Cancels a running simulation and waits for it: the frames recorded so far stay, and
+  ///        runFinished is emitted before this returns (nothing happens when idle).
+  void stop();
   /// \brief Cancels, joins and forgets the current run and its recording, without signals (used
   ///        when the model it simulates goes away).
   void discard();
@@ -73,6 +76,7 @@ class SimulationController : public QObject {
   void onFramePublished();                       // worker thread
   void onRunFinished(std::uint64_t generation);  // worker thread
   void deliverLatestFrame();                     // GUI thread
+  void reportFinish();                           // GUI thread, once the worker has ended
 
   std::unique_ptr<SimulationRun> run_;
   std::vector<FramePtr> loaded_;  // a reopened recording (no run_ then)

@@ -2,12 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <QAbstractButton>
 #include <QAction>
+#include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPointer>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QWidget>
 #include <cmath>
@@ -164,6 +168,33 @@ void typeIntoField(PropertyPanel& panel, const QString& pointer, const QString& 
   // the editor closes, then the edit is applied from the event loop
   ASSERT_TRUE(QTest::qWaitFor([&editor] { return editor.isNull(); }, 2000));
   QTest::qWait(20);
+}
+
+std::shared_ptr<bool> answerEditDuringRun(const char* button_name, int timeout_ms) {
+  auto clicked = std::make_shared<bool>(false);
+  auto* poll = new QTimer();
+  auto clock = std::make_shared<QElapsedTimer>();
+  clock->start();
+  poll->setInterval(10);
+  // the poll ends with the test that holds the flag, so a box left unanswered by a failing test
+  // is not answered in the next one
+  QObject::connect(poll, &QTimer::timeout,
+                   [poll, clock, button_name, timeout_ms, flag = std::weak_ptr<bool>(clicked)] {
+                     const std::shared_ptr<bool> answered = flag.lock();
+                     auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                     if (answered && box != nullptr && box->objectName() == "editDuringRunBox") {
+                       if (auto* button = box->findChild<QAbstractButton*>(button_name)) {
+                         QTest::mouseClick(button, Qt::LeftButton);
+                         *answered = true;
+                       }
+                     }
+                     if (!answered || *answered || clock->elapsed() > timeout_ms) {
+                       poll->stop();
+                       poll->deleteLater();
+                     }
+                   });
+  poll->start();
+  return clicked;
 }
 
 }  // namespace tendril::test

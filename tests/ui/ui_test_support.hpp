@@ -3,6 +3,7 @@
 
 #include <QImage>
 #include <QString>
+#include <memory>
 
 #include "core/sim/frame.hpp"
 
@@ -54,5 +55,11 @@ QMessageBox* visibleErrorBox(const QWidget& window);
 
 /// \brief The action of \p window named \p name (a test failure when there is none).
 QAction* findAction(const QWidget& window, const char* name);
+
+/// \brief Clicks the button named \p button_name ("stopRunButton", "keepRunningButton" or
+///        "cancelEditButton") of the next "editDuringRunBox" shown within \p timeout_ms, as a
+///        person would. \return a flag that turns true once it was clicked (read it after the
+///        edit returned)
+std::shared_ptr<bool> answerEditDuringRun(const char* button_name, int timeout_ms = 5000);
 
 }  // namespace tendril::test
