@@ -71,6 +71,7 @@ Data::Data(const Model& model) {
   bias = Eigen::VectorXd::Zero(model.nv);
   // compute() sizes the factor and sets its status (the sizing constructor leaves the status unset)
   M_factor.compute(Eigen::MatrixXd::Identity(model.nv, model.nv));
+  M_columns = CholeskyColumnSolver(model.nv, std::max(model.nq, model.nv));
   scratch_6n = Matrix6Xd::Zero(6, max_nq);
   dtau_dq = Eigen::MatrixXd::Zero(model.nv, model.nq);
   dtau_dv = Eigen::MatrixXd::Zero(model.nv, model.nv);

@@ -10,6 +10,7 @@
 #include "core/algorithm/articulated_body_workspace.hpp"
 #include "core/algorithm/model_agnostic_workspace.hpp"
 #include "core/algorithm/rigid_tree_workspace.hpp"
+#include "core/math/cholesky_columns.hpp"
 #include "core/math/dexp_derivatives.hpp"
 #include "core/model/model.hpp"
 
@@ -72,6 +73,9 @@ struct Data {
   Eigen::VectorXd qdd;                   ///< generalised acceleration (nv)
   Eigen::VectorXd bias;                  ///< ID(q, v, 0) (nv)
   Eigen::LLT<Eigen::MatrixXd> M_factor;  ///< Cholesky factor of M
+  /// solveMassMatrix() with M_factor on many columns (up to max(nq, nv)): its own copy of the
+  /// factor, taken at the first such solve after each factorisation
+  CholeskyColumnSolver M_columns;
 
   //-------------------- derivatives of the inverse dynamics
   // computed by inverseDynamicsDerivatives(model, data, q, v, a) (docs/theory/gvs.md §9), in

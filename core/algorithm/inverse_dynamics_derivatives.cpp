@@ -819,6 +819,23 @@ void shortRunTerms(Data& data, int c, const CoordinateBlock& ancestors,
   }
 }
 
+// the entries of coordinate c against a run of six ancestor coordinates from a (a free base) as
+// fixed-size products: the long-run products of ancestorTerms unrolled
+void freeBaseTerms(Data& data, int c, int a, const Eigen::Matrix<double, 18, 1>& row_factors,
+                   const Vector6d& t3, const Vector6d& t2, bool with_velocity) {
+  const auto rows = data.rigid.columns.middleRows<6>(a);
+  const auto S = rows.middleCols<6>(6);
+  Vector6d row;
+  data.dtau_dq.col(c).segment<6>(a).noalias() = S.lazyProduct(t3);
+  row.noalias() = rows.leftCols<18>().lazyProduct(row_factors);
+  data.dtau_dq.row(c).segment<6>(a) = row.transpose();
+  if (!with_velocity) return;
+  data.dtau_dv.col(c).segment<6>(a).noalias() = S.lazyProduct(t2);
+  row.noalias() = S.lazyProduct(row_factors.head<6>());
+  row.noalias() += rows.rightCols<6>().lazyProduct(row_factors.tail<6>());
+  data.dtau_dv.row(c).segment<6>(a) = row.transpose();
+}
+
 // the entries of joint j's coordinates against its ancestors' (see above)
 void ancestorTerms(const VirtualJoint& joint, Data& data, int j, bool with_velocity,
                    bool with_loads) {
@@ -841,6 +858,10 @@ void ancestorTerms(const VirtualJoint& joint, Data& data, int j, bool with_veloc
       const CoordinateBlock& ancestors = w.ancestor_runs[run];
       if (ancestors.n < kShortRun) {
         shortRunTerms(data, c, ancestors, row_factors, t3, t2, with_velocity);
+        continue;
+      }
+      if (ancestors.n == 6) {  // a free base: fixed-size products
+        freeBaseTerms(data, c, ancestors.idx, row_factors, t3, t2, with_velocity);
         continue;
       }
       const auto rows = w.columns.middleRows(ancestors.idx, ancestors.n);

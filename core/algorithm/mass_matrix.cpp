@@ -95,6 +95,10 @@ void crossBlocks(const Model& model, Data& data, int h) {
 // consecutive ancestor coordinates (RigidTreeWorkspace::S()): six axpys over whole packets, not one
 // 6-term dot product and two joint look-ups per entry. Only ancestors are visited, so the entries
 // between branches keep the zeros Data was built with.
+// below this many coordinates a run is formed entry by entry: the product over a whole run pays its
+// set-up per run
+constexpr int kShortRun = 4;
+
 void rigidTreeMassMatrix(const Model& model, Data& data) {
   RigidTreeWorkspace& w = data.rigid;
   auto S_rows = w.S();
@@ -119,6 +123,17 @@ void rigidTreeMassMatrix(const Model& model, Data& data) {
       for (int r = c; r < end; ++r) M(r, c) = M(c, r) = S_rows.row(r).dot(F.transpose());
       for (int run = w.run_begin[j]; run < w.run_begin[j + 1]; ++run) {
         const CoordinateBlock& ancestors = w.ancestor_runs[run];
+        if (ancestors.n < kShortRun) {
+          for (int a = ancestors.idx; a < ancestors.idx + ancestors.n; ++a)
+            M(a, c) = M(c, a) = S_rows.row(a).dot(F.transpose());
+          continue;
+        }
+        if (ancestors.n == 6) {  // a free base: a fixed-size product
+          auto column = M.col(c).segment<6>(ancestors.idx);
+          column.noalias() = S_rows.middleRows<6>(ancestors.idx).lazyProduct(F);
+          M.row(c).segment<6>(ancestors.idx) = column.transpose();
+          continue;
+        }
         auto column = M.col(c).segment(ancestors.idx, ancestors.n);
         column.noalias() = S_rows.middleRows(ancestors.idx, ancestors.n).lazyProduct(F);
         M.row(c).segment(ancestors.idx, ancestors.n) = column.transpose();
