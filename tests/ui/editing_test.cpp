@@ -350,6 +350,17 @@ TEST_F(EditingTest, PropertiesUseHumanNamesOneNumberingAndSayWhenAStrainIsOff) {
   EXPECT_TRUE(panel.itemFor(division + "/gauss_points")->toolTip(0).contains("Gauss-Legendre"));
   EXPECT_EQ(panel.itemFor(division + "/material/youngs_modulus")->text(0), "Young's modulus");
   EXPECT_EQ(panel.itemFor("/links/0/soft/magnus_order")->text(0), "Magnus expansion order");
+  // the deepest rows (a division's strain orders) show their names whole
+  test::saveScreenshot(test::grabWindow(window_), "editing_strain_orders");
+  QTreeWidget* tree = panel.tree();
+  for (const char* strain : {"torsion", "bend_y", "bend_z", "stretch", "shear_y", "shear_z"}) {
+    const QTreeWidgetItem* row = panel.itemFor(division + "/basis/order/" + strain);
+    ASSERT_NE(row, nullptr) << strain;
+    const QRect shown = tree->visualItemRect(row);
+    EXPECT_GE(tree->header()->sectionSize(0) - shown.left(),
+              tree->fontMetrics().horizontalAdvance(row->text(0)))
+        << row->text(0).toStdString() << " is elided";
+  }
 
   // a strain component that is off shows "off"; typing a number switches it on, "off" off
   const QString torsion = division + "/basis/order/torsion";
@@ -391,8 +402,8 @@ TEST_F(EditingTest, PropertiesUseHumanNamesOneNumberingAndSayWhenAStrainIsOff) {
 // the model tree widens to show every name below the robot whole (the fin-ray finger's were
 // elided in a tree of fixed width)
 TEST_F(EditingTest, TheModelTreeShowsEveryNameWhole) {
-  for (const char* example :
-       {"finray_finger.json", "underwater_robot.json", "parallel_robot.json"}) {
+  for (const char* example : {"cable_manipulator.json", "finray_finger.json",
+                              "underwater_robot.json", "parallel_robot.json"}) {
     ASSERT_TRUE(window_.openFile(test::examplePath(example)));
     QTest::qWait(50);  // the dock's new width is laid out
     QTreeWidget* tree = window_.modelTree();

@@ -271,6 +271,17 @@ TEST_F(MainWindowTest, TheCameraFollowsAFreeFloatingRobotByDefault) {
   EXPECT_EQ(window.viewport()->followedLink(), -1);
 }
 
+// the model tree keeps its default width until a model needs more (it was sized to an empty
+// model before the window was first laid out)
+TEST_F(MainWindowTest, TheModelTreeStartsAtItsDefaultWidth) {
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  QTest::qWait(50);
+  auto* dock = window.findChild<QDockWidget*>("modelTreeDock");
+  ASSERT_NE(dock, nullptr);
+  EXPECT_GE(dock->width(), 240);
+}
+
 // at 1024 px every tool-bar button is in sight (Cancel was hidden behind the overflow arrow)
 TEST_F(MainWindowTest, EveryToolBarButtonShowsAt1024Pixels) {
   MainWindow window;

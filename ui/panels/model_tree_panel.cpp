@@ -7,6 +7,7 @@
 #include <QHeaderView>
 #include <QMainWindow>
 #include <QScrollBar>
+#include <QTimer>
 #include <algorithm>
 #include <map>
 #include <vector>
@@ -301,12 +302,19 @@ void ModelTreePanel::fitColumns() {
 void ModelTreePanel::widenToFitNames() {
   auto* dock = qobject_cast<QDockWidget*>(parentWidget());
   auto* window = dock == nullptr ? nullptr : qobject_cast<QMainWindow*>(dock->parentWidget());
-  if (window == nullptr || dock->isFloating()) return;
+  // before the window is shown its size means nothing: widen once it is (showEvent)
+  if (window == nullptr || dock->isFloating() || !window->isVisible()) return;
   const int kinds = std::max(header()->sectionSize(1), 72);
   const int needed = namesWidth() + kinds + header()->sectionSize(2) +
                      (width() - viewport()->width()) + verticalScrollBar()->sizeHint().width();
   const int wanted = std::min(needed, window->width() * 2 / 5);
   if (dock->width() < wanted) window->resizeDocks({dock}, {wanted}, Qt::Horizontal);
+}
+
+void ModelTreePanel::showEvent(QShowEvent* event) {
+  QTreeWidget::showEvent(event);
+  // after the window's first layout, which sizes the docks
+  QTimer::singleShot(0, this, [this] { widenToFitNames(); });
 }
 
 void ModelTreePanel::resizeEvent(QResizeEvent* event) {

@@ -49,6 +49,7 @@ class ModelTreePanel : public QTreeWidget {
   void dragMoveEvent(QDragMoveEvent* event) override;
   void dropEvent(QDropEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   /// The names whole where the panel allows, then the joints; the kinds get the rest (a long one
