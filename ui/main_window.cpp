@@ -406,17 +406,19 @@ void MainWindow::setAnalysis(Analysis analysis) {
   actions_->run->setStatusTip(actions_->run->toolTip());
 }
 
-bool MainWindow::runSimulation() {
-  if (editor_->robot().links.empty()) {
-    return false;
-  }
-  ModelPtr model;
+ModelPtr MainWindow::modelForRun(const QString& failure) {
   try {
-    model = std::make_shared<const Model>(buildModel(editor_->robot()));
+    return std::make_shared<const Model>(buildModel(editor_->robot()));
   } catch (const std::exception& error) {
-    showError(tr("Cannot simulate"), QString::fromStdString(error.what()));
-    return false;
+    showError(failure, QString::fromStdString(error.what()));
+    return nullptr;
   }
+}
+
+bool MainWindow::runSimulation() {
+  if (editor_->robot().links.empty()) return false;
+  ModelPtr model = modelForRun(tr("Cannot simulate"));
+  if (model == nullptr) return false;
   run_->start(std::move(model), editor_->robot());
   return true;
 }
@@ -425,13 +427,8 @@ bool MainWindow::runStatics() {
   if (editor_->robot().links.empty() || run_->isStaticsRunning() || run_->isRunning()) {
     return false;
   }
-  ModelPtr model;
-  try {
-    model = std::make_shared<const Model>(buildModel(editor_->robot()));
-  } catch (const std::exception& error) {
-    showError(tr("Cannot solve the statics"), QString::fromStdString(error.what()));
-    return false;
-  }
+  ModelPtr model = modelForRun(tr("Cannot solve the statics"));
+  if (model == nullptr) return false;
   run_->startStatics(std::move(model), editor_->robot());
   return true;
 }

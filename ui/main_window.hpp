@@ -281,6 +281,8 @@ class MainWindow : public QMainWindow {
   void onDescriptionApplied(const RobotDescription& previous, const QString& selection);
   /// the link the camera follows: the selection, else a free-floating base (-1: none)
   [[nodiscard]] int followTarget() const;
+  /// the model of the description on screen, or nullptr after showing why it does not build
+  [[nodiscard]] ModelPtr modelForRun(const QString& failure);
   void updateTitle();
   void updateSimulationActions();
 

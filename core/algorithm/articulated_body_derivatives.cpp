@@ -545,10 +545,7 @@ void articulatedHybridDynamicsDerivatives(const Model& model, Data& data,
   requireSupport(data);
   hybridDynamics(model, data, q, v, tau_actuation, prescribed, qdd_prescribed, t);
   if (!data.qdd.allFinite()) {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    out.dy_dq.setConstant(nan);
-    out.dy_dv.setConstant(nan);
-    out.dy_dw.setConstant(nan);
+    out.setNaN();
     return;
   }
   prepareState(model, data, q, v, t);

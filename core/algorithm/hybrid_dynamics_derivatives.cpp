@@ -14,6 +14,13 @@ HybridDynamicsDerivatives::HybridDynamicsDerivatives(const Model& model)
       dy_dv(Eigen::MatrixXd::Zero(model.nv, model.nv)),
       dy_dw(Eigen::MatrixXd::Zero(model.nv, model.nv)) {}
 
+void HybridDynamicsDerivatives::setNaN() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  dy_dq.setConstant(nan);
+  dy_dv.setConstant(nan);
+  dy_dw.setConstant(nan);
+}
+
 void hybridDynamicsDerivatives(const Model& model, Data& data,
                                const Eigen::Ref<const Eigen::VectorXd>& q,
                                const Eigen::Ref<const Eigen::VectorXd>& v,
@@ -23,10 +30,7 @@ void hybridDynamicsDerivatives(const Model& model, Data& data,
                                HybridDynamicsDerivatives& out) {
   hybridDynamics(model, data, q, v, tau_actuation, prescribed, qdd_prescribed, t);
   if (!data.qdd.allFinite()) {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    out.dy_dq.setConstant(nan);
-    out.dy_dv.setConstant(nan);
-    out.dy_dw.setConstant(nan);
+    out.setNaN();
     return;
   }
   // the position stage is hybridDynamics()'s, at this q; its inertia sweep stays in

@@ -33,6 +33,8 @@ struct HybridDynamicsDerivatives {
   Eigen::MatrixXd dy_dq;  ///< nv x nq
   Eigen::MatrixXd dy_dv;  ///< nv x nv
   Eigen::MatrixXd dy_dw;  ///< nv x nv: column i is d/dtau_i (i free) or d/dqdd_i (i prescribed)
+  /// \brief Every entry NaN: the outputs when an articulated inertia is not positive definite.
+  void setNaN();
 };
 
 /// \brief hybridDynamics() (data.qdd, data.articulated.efforts) and its derivatives into \p out.

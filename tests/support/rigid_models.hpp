@@ -32,4 +32,9 @@ RobotDescription benchmarkHumanoid();
 ///        link with a random placement, axis, mass and full inertia tensor.
 RobotDescription randomRigidTree(unsigned seed, int n_links);
 
+/// \brief randomRigidTree(3, 6) on a free-floating first link, in water (buoyancy, drag, added
+///        mass on every link), with a contact plane through the bodies and a point load on the last
+///        link given in \p load_frame: every external wrench of external_loads.cpp at once.
+RobotDescription floatingTreeWithEveryLoad(LoadFrame load_frame);
+
 }  // namespace tendril::test

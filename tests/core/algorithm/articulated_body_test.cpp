@@ -99,28 +99,7 @@ TEST(ArticulatedBodyTest, ForwardDynamicsEqualsTheFactorisationOfMOnEveryExample
 TEST(ArticulatedBodyTest, LoadsThatDependOnTheStateEnterTheBias) {
   // a free-floating body in water (buoyancy, drag, added mass) hit by a point load, with a
   // contact plane under a chain hanging from it: every external wrench of external_loads.cpp
-  RobotDescription robot = randomRigidTree(3, 6);
-  robot.links[0].joint.type = JointType::Free;
-  FluidDesc fluid;
-  for (const LinkDesc& link : robot.links) {
-    FluidBodyDesc body;
-    body.link = link.name;
-    body.drag = {0.02, 0.03, 0.01, 2.0, 3.0, 1.0};
-    body.added_mass = {1e-3, 2e-3, 1e-3, 0.2, 0.3, 0.1};
-    fluid.bodies.push_back(body);
-  }
-  robot.environment.fluid = fluid;
-  ContactDesc contact;
-  contact.damping = 0.5;
-  contact.friction = 0.3;
-  contact.planes.push_back({{0.0, 0.0, 0.02}, {0.0, 0.2, 1.0}});  // through the bodies
-  robot.environment.contact = contact;
-  PointLoadDesc load;
-  load.name = "push";
-  load.link = robot.links.back().name;
-  load.offset = {0.01, 0.02, 0.0};
-  load.wrench = {0.1, 0.0, -0.2, 1.0, -2.0, 0.5};
-  robot.point_loads.push_back(load);
+  const RobotDescription robot = test::floatingTreeWithEveryLoad(LoadFrame::Local);
   const Model model = buildModel(robot);
   ASSERT_TRUE(model.has_added_mass);
   expectForwardDynamicsAgree(model, 11, "loaded tree");
