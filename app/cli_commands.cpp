@@ -29,6 +29,8 @@ std::string bodySummary(const LinkDesc& link) {
       return std::string("constant curvature (") +
              (link.constantCurvature().model == CurvatureModel::Planar ? "planar" : "spatial") +
              ")";
+    case BodyKind::Lvp:
+      return "LVP body, " + std::to_string(lvpDof(link.lvp())) + " mode(s)";
   }
   return "";
 }
@@ -58,6 +60,14 @@ int runInfo(const Args& args) {
   }
   std::cout << "cables: " << robot->cables.size() << ", point loads: " << robot->point_loads.size()
             << ", joint inputs: " << robot->joint_inputs.size() << "\n";
+  if (!robot->lvp_tendons.empty() || !robot->cavity_pressures.empty()) {
+    std::cout << "LVP tendons: " << robot->lvp_tendons.size()
+              << ", cavity pressures: " << robot->cavity_pressures.size() << "\n";
+  }
+  if (model.agnostic_only) {
+    std::cout << "dynamics: model-agnostic only (a body has no virtual joints: the GVS engine's "
+                 "algorithms do not apply)\n";
+  }
   std::cout << "virtual joints (computational points): " << model.n_vjoints() << "\n";
   std::cout << "degrees of freedom: " << model.nq << "\n";
   // joint-coordinate control and closed chains (docs/theory/gvs.md §11, §12)

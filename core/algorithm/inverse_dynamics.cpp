@@ -150,6 +150,7 @@ const Eigen::VectorXd& inverseDynamics(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
+  requireEngineModel(model, "inverseDynamics");
   forwardKinematics(model, data, q);
   return inverseDynamicsAtKinematics(model, data, v, a, t);
 }

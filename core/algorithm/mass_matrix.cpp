@@ -147,6 +147,7 @@ void rigidTreeMassMatrix(const Model& model, Data& data) {
 
 const Eigen::MatrixXd& massMatrix(const Model& model, Data& data,
                                   const Eigen::Ref<const Eigen::VectorXd>& q) {
+  requireEngineModel(model, "massMatrix");
   forwardKinematics(model, data, q);
   return massMatrixFromKinematics(model, data);
 }

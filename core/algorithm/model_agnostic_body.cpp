@@ -649,6 +649,82 @@ void ConstantCurvatureAgnosticBody::lumpPlanarArc(double theta, double theta_dot
   arc.dK(0) = 0.5 * dM_sum * theta_dot * theta_dot;
 }
 
+//-------------------- LVP body
+
+bool LvpAgnosticBody::handles(const Model& model, int link) {
+  return model.links[link].kind == BodyKind::Lvp;
+}
+
+LvpAgnosticBody::LvpAgnosticBody(const Model& model, int link_index)
+    : link(link_index), joint(model.links[link_index].joint) {
+  const LvpBodyDesc& body = model.description.links[static_cast<std::size_t>(link_index)].lvp();
+  kinematics = std::make_shared<const LvpKinematics>(body);
+  density = body.density;
+}
+
+void LvpAgnosticBody::prepare(const Model& model, BodyEvaluation& out) const {
+  const int n = model.links[link].nq;
+  out.n = n;
+  out.tip_element = -1;
+  out.J_D = Matrix6Xd::Zero(6, n);
+  out.scratch = Matrix6Xd::Zero(6, n);
+  const std::size_t points = kinematics->points().size();
+  out.elements.assign(points, AgnosticElement{});
+  for (std::size_t k = 0; k < points; ++k) {
+    out.elements[k].J = Matrix6Xd::Zero(6, n);
+    Matrix6d M = Matrix6d::Zero();
+    M.diagonal().tail<3>().setConstant(density * kinematics->volumes()[k]);
+    out.elements[k].M = SpatialInertia::fromMatrix(M);
+  }
+  out.internal_forces = Eigen::VectorXd::Zero(n);
+  out.lvp.emplace();
+  kinematics->prepare(*out.lvp);
+}
+
+void LvpAgnosticBody::evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                               const Eigen::Ref<const Eigen::VectorXd>& v_i,
+                               BodyEvaluation& out) const {
+  const VirtualJoint& j0 = model.joints[joint];
+  const int nj = j0.nq, nb = kinematics->dof();
+  SE3 G_J;
+  Vector6d Jv_J, b_J;
+  rigidJointMotion(j0, q_i.head(nj), v_i.head(nj), true, G_J, out.scratch.leftCols(nj), Jv_J, b_J);
+  LvpKinematics::PointState& state = *out.lvp;
+  kinematics->evaluate(q_i.tail(nb), v_i.tail(nb), true, state);
+  out.internal_forces.head(nj).setZero();
+  out.internal_forces.tail(nb) = state.internal;
+  // a frame g after the joint, moving with J_arc (6 x nb), twist and bias: composed with the joint
+  const auto compose = [&](const SE3& g, const Vector6d& arc_twist, const Vector6d& arc_bias,
+                           SE3& G, Matrix6Xd& J, Vector6d& Jv, Vector6d& b) {
+    if (nj == 0) {
+      G = g;
+      Jv = arc_twist;
+      b = arc_bias;
+      return;
+    }
+    adInvColumns(g, out.scratch.leftCols(nj), J.leftCols(nj));
+    Jv = applyAdInv(g, Jv_J) + arc_twist;
+    b = applyAdInv(g, b_J) + ad(Jv, arc_twist) + arc_bias;
+    G = G_J * g;
+  };
+  SE3 g;
+  Vector6d arc_twist, arc_bias;
+  for (std::size_t k = 0; k < out.elements.size(); ++k) {
+    AgnosticElement& e = out.elements[k];
+    g.R.setIdentity();
+    g.p = state.p[k];
+    e.J.bottomRightCorner(3, nb) = state.J[k];  // the top rows stay prepare()'s zeros
+    arc_twist << Eigen::Vector3d::Zero(), state.Jv[k];
+    arc_bias << Eigen::Vector3d::Zero(), state.bias[k];
+    compose(g, arc_twist, arc_bias, e.G, e.J, e.Jv, e.b);
+  }
+  const LvpKinematics::Distal& D = state.distal;
+  g.R = D.R;
+  g.p = D.p;
+  out.J_D.rightCols(nb) = D.J;
+  compose(g, D.Jv, D.bias, out.G_D, out.J_D, out.Jv_D, out.b_D);
+}
+
 //-------------------- dispatch
 
 namespace {

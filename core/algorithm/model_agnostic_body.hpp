@@ -49,6 +49,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <memory>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -124,6 +125,12 @@ struct BodyEvaluation {
   Vector6d b_D = Vector6d::Zero();   ///< Jdot_D v_i
   Matrix6Xd scratch;                 ///< the kind's own (6 x n_i)
   LumpedInertia lumped;              ///< a part integrated by the body itself, if any
+  /// the forces of the body's own material on its coordinates (n_i), written by evaluate() of a
+  /// kind with a nonlinear constitutive law (LVP: neo-Hookean s(q) + Kelvin-Voigt eta K(q) v);
+  /// empty for the kinds whose elasticity is Model::K, Model::D. The ID and MID add them
+  Eigen::VectorXd internal_forces;
+  /// an LVP body's per-point workspace
+  std::optional<LvpKinematics::PointState> lvp;
 
   const SE3& distalPose() const { return tip_element < 0 ? G_D : elements[tip_element].G; }
   const Matrix6Xd& distalJacobian() const {
@@ -231,9 +238,29 @@ struct ConstantCurvatureAgnosticBody {
                      BodyEvaluation& out) const;
 };
 
+/// \brief A locally volume-preserving body (core/model/bodies/lvp_body.hpp, docs/theory/lvp.md):
+///        its joint, then one point element per quadrature point of the undeformed volume, with
+///        M_k = rho dV_k diag(0, 0, 0, 1, 1, 1), pose (I, f(x_k, q)) after the joint, J_k = [0;
+///        df/dq], b_k = [0; (d^2 f/dq^2 v) v] (the paper's point-quadrature form, section 2.8); D
+///        the frame at the tip centre (LvpKinematics::distal). Composed with the joint as every
+///        chain of frames: J = [Ad_{g^-1} J_J | J_arc], b = Ad_{g^-1} b_J + ad_{J v}(J_arc v) +
+///        b_arc. evaluate() also writes the internal forces (neo-Hookean + Kelvin-Voigt).
+struct LvpAgnosticBody {
+  int link = -1;
+  int joint = -1;  ///< the link's rigid virtual joint
+  std::shared_ptr<const LvpKinematics> kinematics;
+  double density = 0.0;
+
+  static bool handles(const Model& model, int link);
+  LvpAgnosticBody(const Model& model, int link);
+  void prepare(const Model& model, BodyEvaluation& out) const;
+  void evaluate(const Model& model, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                const Eigen::Ref<const Eigen::VectorXd>& v_i, BodyEvaluation& out) const;
+};
+
 /// \brief Every body kind. A new kind is one more alternative (see the top of this file).
-using AgnosticBody =
-    std::variant<RigidAgnosticBody, GvsRodAgnosticBody, ConstantCurvatureAgnosticBody>;
+using AgnosticBody = std::variant<RigidAgnosticBody, GvsRodAgnosticBody,
+                                  ConstantCurvatureAgnosticBody, LvpAgnosticBody>;
 
 /// \brief The kind that models link \p link: the first alternative of AgnosticBody whose
 ///        handles() accepts it, or nothing when none does.

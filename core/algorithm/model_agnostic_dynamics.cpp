@@ -5,6 +5,7 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
+#include "core/algorithm/lvp_actuation.hpp"
 
 namespace tendril {
 namespace {
@@ -336,7 +337,14 @@ void addActiveForces(const Model& model, Data& data, const Eigen::Ref<const Eige
                      const Eigen::Ref<const Eigen::VectorXd>& v, double t) {
   ModelAgnosticWorkspace& w = data.agnostic;
   addInternalForces(model, q, v, w.tau, -1.0);
+  // the bodies' own nonlinear material forces (LVP), evaluated with their kinematics
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    const Eigen::VectorXd& internal = w.evaluations[b].internal_forces;
+    if (internal.size() > 0) w.tau.segment(w.idx_q[b], w.nq[b]) += internal;
+  }
   actuationForces(model, q, t, w.Bu);
+  if (!model.lvp_tendons.empty() || !model.cavity_pressures.empty())
+    addLvpActuationForces(model, data, q, t, w.Bu);
   w.tau -= w.Bu;
 }
 

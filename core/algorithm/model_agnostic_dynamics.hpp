@@ -106,8 +106,11 @@ const Eigen::VectorXd& modelAgnosticIID(const Model& model, Data& data,
 /// \brief Inverse dynamics ID(q, v, a, t) = M a + c + g + K q + D v - B(q) u(t): the generalised
 ///        force that the equations of motion of Tendril (inverseDynamics() = B u - K q - D v)
 ///        leave unbalanced; zero along a motion. Gravity by the base acceleration -G, elasticity
-///        and damping from model.K, model.D (addInternalForces()), actuation (cables, joint inputs)
-///        from actuationForces() at time t. Point loads, contact and fluid loads are NOT included.
+///        and damping from model.K, model.D (addInternalForces()) and each body's own material
+///        forces (BodyEvaluation::internal_forces: an LVP body's neo-Hookean and Kelvin-Voigt
+///        forces), actuation (cables, joint inputs) from actuationForces() and the LVP tendons
+///        and cavity pressures from addLvpActuationForces() at time t. Point loads, contact and
+///        fluid loads are NOT included.
 /// \param[in] t time [s] at which the actuation is evaluated
 /// \return ID, stored in data.agnostic.tau (dim model.nv); B u in data.agnostic.Bu
 const Eigen::VectorXd& modelAgnosticID(const Model& model, Data& data,

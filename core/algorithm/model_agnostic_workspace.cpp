@@ -50,6 +50,10 @@ ModelAgnosticWorkspace::ModelAgnosticWorkspace(const Model& model) {
   tau = Eigen::VectorXd::Zero(model.nv);
   M = Eigen::MatrixXd::Zero(model.nv, model.nv);
   Bu = Eigen::VectorXd::Zero(model.nv);
+  anchor_J[0] = anchor_J[1] = Eigen::Matrix3Xd::Zero(3, model.nv);
+  tendon_gradient = zero_rates = Eigen::VectorXd::Zero(model.nv);
+  lvp_inputs = Eigen::VectorXd::Zero(
+      static_cast<Eigen::Index>(model.lvp_tendons.size() + model.cavity_pressures.size()));
 }
 
 }  // namespace tendril

@@ -56,6 +56,10 @@ struct ModelAgnosticWorkspace {
   /// the blocks of M between a body and its ancestors are pairings of world-frame columns
   std::vector<SE3> world_D;
   std::vector<Matrix6Xd> S_world;
+  // LVP actuation (lvp_actuation.hpp): world Jacobians of two tendon anchors (3 x nv), a
+  // tendon's dl/dq (nv), zero rates (nv), the tendons' and pressures' values
+  Eigen::Matrix3Xd anchor_J[2];
+  Eigen::VectorXd tendon_gradient, zero_rates, lvp_inputs;
   Matrix6Xd MJ;       ///< 6 x max_nq scratch: an inertia times a Jacobian
   Matrix6Xd U_world;  ///< 6 x max_nq scratch: U in world coordinates
 

@@ -621,7 +621,7 @@ int addClosedChain(RobotDescription& robot, const std::string& link_a, const std
   chain.a.link = link_a;
   if (hasCentreline(body_a.kind())) {
     chain.a.abscissa = -1.0;
-  } else {
+  } else if (body_a.kind() == BodyKind::Rigid) {
     chain.a.placement = body_a.rigid().tip;
   }
   chain.b.link = link_b;
@@ -886,7 +886,8 @@ int addPointLoad(RobotDescription& robot, const std::string& link) {
   Json load{{"name", uniqueName(robot, "load")},
             {"link", link},
             {"abscissa", soft ? -1.0 : 0.0},
-            {"offset", soft ? Vec3{0.0, 0.0, 0.0} : target.rigid().tip.position},
+            {"offset",
+             target.kind() == BodyKind::Rigid ? target.rigid().tip.position : Vec3{0.0, 0.0, 0.0}},
             {"frame", "global"},
             {"wrench", {0.0, 0.0, 0.0, 0.0, 0.0, -1.0}},
             {"scale", Json{{"type", "constant"}, {"value", 1.0}}}};

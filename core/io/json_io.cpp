@@ -391,6 +391,78 @@ ConstantCurvatureBodyDesc readConstantCurvature(const Json& json, const std::str
   return body;
 }
 
+LvpPrimitiveDesc readLvpPrimitive(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  LvpPrimitiveDesc primitive;
+  const std::string type = in.string("type");
+  const auto known = lvpPrimitiveFromName(type);
+  if (!known) {
+    ObjectReader::fail(in.at("type"), "unknown primitive \"" + type +
+                                          "\" (expected one of: stretch, bend_x1, bend_x2, "
+                                          "twist, shear_x1, shear_x2, source)");
+  }
+  primitive.type = *known;
+  const auto coefficients = [&](const Json& value, const std::string& at) {
+    if (!value.is_array() || value.empty() ||
+        value.size() > static_cast<std::size_t>(kLvpMaxCoefficients)) {
+      ObjectReader::fail(at, "expected 1 to 8 polynomial coefficients (c0, c1, ... of s = x3/L)");
+    }
+    std::vector<double> out;
+    for (std::size_t i = 0; i < value.size(); ++i)
+      out.push_back(ObjectReader::asNumber(value[i], at + "/" + std::to_string(i)));
+    return out;
+  };
+  const Json& modes = in.required("modes");
+  if (!modes.is_array()) ObjectReader::fail(in.at("modes"), "expected an array of polynomials");
+  for (std::size_t k = 0; k < modes.size(); ++k)
+    primitive.modes.push_back(coefficients(modes[k], in.at("modes/" + std::to_string(k))));
+  if (const Json* rest = in.optional("rest")) primitive.rest = coefficients(*rest, in.at("rest"));
+  in.rejectUnknownKeys();
+  return primitive;
+}
+
+LvpBodyDesc readLvp(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  LvpBodyDesc body;
+  body.length = in.positive("length");
+  body.radius = in.positive("radius");
+  body.cavity_radius = in.nonNegative("cavity_radius", 0.0);
+  body.density = in.positive("density");
+  body.neo_hookean_c = in.nonNegative("C");
+  body.damping = in.nonNegative("eta", 0.0);
+  const Json& primitives = in.required("primitives");
+  if (primitives.is_string()) {  // a preset
+    const std::string name = primitives.get<std::string>();
+    if (name == "table4") {
+      body.primitives = lvpTable4Primitives();
+    } else if (name == "table5") {
+      body.primitives = lvpTable5Primitives();
+    } else {
+      ObjectReader::fail(in.at("primitives"),
+                         "unknown preset \"" + name + "\" (expected table4 or table5)");
+    }
+  } else if (primitives.is_array()) {
+    body.primitives.clear();
+    for (std::size_t i = 0; i < primitives.size(); ++i) {
+      body.primitives.push_back(
+          readLvpPrimitive(primitives[i], in.at("primitives/" + std::to_string(i))));
+    }
+  } else {
+    ObjectReader::fail(in.at("primitives"), "expected an array of primitives or a preset name");
+  }
+  if (const Json* quadrature = in.optional("quadrature")) {
+    ObjectReader rule(*quadrature, in.at("quadrature"));
+    body.quadrature.axial = rule.integer("axial", body.quadrature.axial);
+    body.quadrature.radial = rule.integer("radial", body.quadrature.radial);
+    body.quadrature.angular = rule.integer("angular", body.quadrature.angular);
+    rule.rejectUnknownKeys();
+  }
+  in.rejectUnknownKeys();
+  if (const auto problem = findLvpBodyProblem(body, pointer))
+    ObjectReader::fail(problem->pointer, problem->reason);
+  return body;
+}
+
 LinkDesc readLink(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   LinkDesc link;
@@ -403,13 +475,15 @@ LinkDesc readLink(const Json& json, const std::string& pointer) {
   if (const Json* joint = in.optional("joint")) link.joint = readJoint(*joint, in.at("joint"));
   // the body: exactly one of the kinds' keys
   const bool rigid = in.has("rigid"), soft = in.has("soft"),
-             curvature = in.has("constant_curvature");
-  if (rigid + soft + curvature != 1) {
+             curvature = in.has("constant_curvature"), lvp = in.has("lvp");
+  if (rigid + soft + curvature + lvp != 1) {
     ObjectReader::fail(pointer,
-                       "a link needs exactly one of \"rigid\", \"soft\" or "
-                       "\"constant_curvature\"");
+                       "a link needs exactly one of \"rigid\", \"soft\", "
+                       "\"constant_curvature\" or \"lvp\"");
   }
-  if (rigid) {
+  if (lvp) {
+    link.body = readLvp(in.required("lvp"), in.at("lvp"));
+  } else if (rigid) {
     link.body = readRigid(in.required("rigid"), in.at("rigid"));
   } else if (soft) {
     link.body = readSoft(in.required("soft"), in.at("soft"));
@@ -479,6 +553,38 @@ std::vector<double> readPolynomial(ObjectReader& in, const std::string& key) {
         ObjectReader::asNumber((*value)[i], in.at(key + "/" + std::to_string(i))));
   }
   return coefficients;
+}
+
+LvpTendonDesc readLvpTendon(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  LvpTendonDesc tendon;
+  tendon.name = in.string("name");
+  const Json& anchors = in.required("anchors");
+  if (!anchors.is_array()) ObjectReader::fail(in.at("anchors"), "expected an array of anchors");
+  static const std::map<LvpAnchorDesc::End, std::string> ends = {{LvpAnchorDesc::End::Base, "base"},
+                                                                 {LvpAnchorDesc::End::Tip, "tip"}};
+  for (std::size_t i = 0; i < anchors.size(); ++i) {
+    ObjectReader anchor_in(anchors[i], in.at("anchors/" + std::to_string(i)));
+    LvpAnchorDesc anchor;
+    anchor.link = anchor_in.string("link");
+    anchor.end = anchor_in.enumeration("end", ends);
+    anchor.angle = anchor_in.number("angle", 0.0);
+    anchor_in.rejectUnknownKeys();
+    tendon.anchors.push_back(anchor);
+  }
+  tendon.tension = readTimeFunction(in.required("tension"), in.at("tension"));
+  in.rejectUnknownKeys();
+  return tendon;
+}
+
+CavityPressureDesc readCavityPressure(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  CavityPressureDesc pressure;
+  pressure.name = in.string("name");
+  pressure.link = in.string("link");
+  pressure.pressure = readTimeFunction(in.required("pressure"), in.at("pressure"));
+  in.rejectUnknownKeys();
+  return pressure;
 }
 
 CableDesc readCable(const Json& json, const std::string& pointer) {
@@ -682,6 +788,8 @@ RobotDescription readRobot(const Json& json) {
   }
   robot.joint_inputs = readArray(in, "joint_inputs", readJointInput);
   robot.cables = readArray(in, "cables", readCable);
+  robot.lvp_tendons = readArray(in, "lvp_tendons", readLvpTendon);
+  robot.cavity_pressures = readArray(in, "cavity_pressures", readCavityPressure);
   robot.point_loads = readArray(in, "point_loads", readPointLoad);
   if (const Json* environment = in.optional("environment"))
     robot.environment = readEnvironment(*environment, "/environment");
@@ -759,6 +867,26 @@ Json writeLink(const LinkDesc& link) {
                                      {"gauss_points", b.gauss_points}};
     return out;
   }
+  if (link.kind() == BodyKind::Lvp) {
+    const LvpBodyDesc& b = link.lvp();
+    Json primitives = Json::array();
+    for (const LvpPrimitiveDesc& p : b.primitives) {
+      Json primitive{{"type", lvpPrimitiveName(p.type)}, {"modes", p.modes}};
+      if (!p.rest.empty()) primitive["rest"] = p.rest;
+      primitives.push_back(primitive);
+    }
+    out["lvp"] = Json{{"length", b.length},
+                      {"radius", b.radius},
+                      {"cavity_radius", b.cavity_radius},
+                      {"density", b.density},
+                      {"C", b.neo_hookean_c},
+                      {"eta", b.damping},
+                      {"primitives", primitives},
+                      {"quadrature", Json{{"axial", b.quadrature.axial},
+                                          {"radial", b.quadrature.radial},
+                                          {"angular", b.quadrature.angular}}}};
+    return out;
+  }
   if (link.kind() == BodyKind::Rigid) {
     const RigidBodyDesc& b = link.rigid();
     out["rigid"] = Json{{"mass", b.mass},
@@ -822,6 +950,23 @@ Json writeCable(const CableDesc& cable) {
               {"link", cable.link},
               {"path", path},
               {"tension", writeTimeFunction(cable.tension)}};
+}
+
+Json writeLvpTendon(const LvpTendonDesc& tendon) {
+  Json anchors = Json::array();
+  for (const LvpAnchorDesc& a : tendon.anchors) {
+    anchors.push_back(Json{{"link", a.link},
+                           {"end", a.end == LvpAnchorDesc::End::Tip ? "tip" : "base"},
+                           {"angle", a.angle}});
+  }
+  return Json{
+      {"name", tendon.name}, {"anchors", anchors}, {"tension", writeTimeFunction(tendon.tension)}};
+}
+
+Json writeCavityPressure(const CavityPressureDesc& pressure) {
+  return Json{{"name", pressure.name},
+              {"link", pressure.link},
+              {"pressure", writeTimeFunction(pressure.pressure)}};
 }
 
 Json writePointLoad(const PointLoadDesc& load) {
@@ -943,6 +1088,8 @@ std::string serializeRobot(const RobotDescription& robot) {
   out["links"] = links;
   writeArray(out, "joint_inputs", robot.joint_inputs, writeJointInput);
   writeArray(out, "cables", robot.cables, writeCable);
+  writeArray(out, "lvp_tendons", robot.lvp_tendons, writeLvpTendon);
+  writeArray(out, "cavity_pressures", robot.cavity_pressures, writeCavityPressure);
   writeArray(out, "point_loads", robot.point_loads, writePointLoad);
   if (robot.environment != EnvironmentDesc{})
     out["environment"] = writeEnvironment(robot.environment);

@@ -7,6 +7,7 @@
 #include <map>
 #include <numbers>
 #include <numeric>
+#include <stdexcept>
 #include <type_traits>
 #include <variant>
 
@@ -170,17 +171,39 @@ class ModelBuilder {
     info.g_tip = SE3::Identity();
     if (rigid) {
       info.g_tip = toSE3(rigid->tip);
+    } else if (const auto* lvp = std::get_if<LvpBodyDesc>(&link.body)) {
+      addLvpBody(i, *lvp);
     } else {
       // every other kind compiles into rod divisions
       const std::string pointer = "/links/" + std::to_string(i);
       std::visit(
           [&](const auto& body) {
-            if constexpr (!std::is_same_v<std::decay_t<decltype(body)>, RigidBodyDesc>)
+            using Kind = std::decay_t<decltype(body)>;
+            if constexpr (!std::is_same_v<Kind, RigidBodyDesc> &&
+                          !std::is_same_v<Kind, LvpBodyDesc>)
               addRod(i, info, rodDivisions(body, pointer));
           },
           link.body);
     }
     info.nq = model_.nq - info.idx_q;
+  }
+
+  // an LVP body: its coordinates follow the joint's, with no virtual joint (the GVS engine cannot
+  // represent it; the model runs on the model-agnostic family only). Its distal frame depends on
+  // q, so no child placement can fold it: children hang from the model-agnostic body's D
+  void addLvpBody(int i, const LvpBodyDesc& body) {
+    const std::string pointer = "/links/" + std::to_string(i) + "/lvp";
+    if (const auto problem = findLvpBodyProblem(body, pointer))
+      throw ParseError(problem->pointer, problem->reason);
+    const std::string& name = robot_.links[i].name;
+    for (const LvpPrimitiveDesc& primitive : body.primitives) {
+      for (std::size_t k = 0; k < primitive.modes.size(); ++k) {
+        model_.coordinate_names.push_back(name + "/lvp/" + lvpPrimitiveName(primitive.type) + "/" +
+                                          std::to_string(k));
+      }
+    }
+    model_.nq += lvpDof(body);
+    model_.agnostic_only = true;
   }
 
   void addRod(int i, LinkInfo& info, const std::vector<RodDivisionSpec>& divisions) {
@@ -407,6 +430,21 @@ class ModelBuilder {
   }
 
   void compileInputsAndLoads() {
+    for (const LvpTendonDesc& tendon : robot_.lvp_tendons) {
+      CompiledLvpTendon compiled{tendon.name, tendon.tension, {}};
+      for (const LvpAnchorDesc& anchor : tendon.anchors) {
+        const int link = linkIndex(anchor.link);
+        const LvpBodyDesc& body = robot_.links[static_cast<std::size_t>(link)].lvp();
+        compiled.anchors.push_back(
+            {link, Eigen::Vector3d(body.radius * std::cos(anchor.angle),
+                                   body.radius * std::sin(anchor.angle),
+                                   anchor.end == LvpAnchorDesc::End::Tip ? body.length : 0.0)});
+      }
+      model_.lvp_tendons.push_back(std::move(compiled));
+    }
+    for (const CavityPressureDesc& pressure : robot_.cavity_pressures)
+      model_.cavity_pressures.push_back(
+          {pressure.name, linkIndex(pressure.link), pressure.pressure});
     for (const JointInputDesc& input : robot_.joint_inputs) {
       const LinkInfo& info = model_.links[linkIndex(input.link)];
       const int coordinate = model_.joints[info.joint].idx_q + input.dof;
@@ -467,7 +505,7 @@ class ModelBuilder {
           const LinkInfo& info = model_.links[i];
           if (hasCentreline(robot_.links[i].kind())) {
             out.contact_spheres.push_back({info.joint, Eigen::Vector3d::Zero(), info.base_radius});
-          } else if (contact->rigid_bodies) {
+          } else if (contact->rigid_bodies && robot_.links[i].kind() == BodyKind::Rigid) {
             const RigidBodyDesc& body = robot_.links[i].rigid();
             out.contact_spheres.push_back(
                 {info.joint, shapeCentre(body), boundingRadius(body.shape)});
@@ -682,6 +720,14 @@ Matrix6Xd jointBasis(const JointDesc& joint) {
       break;
   }
   return Phi;
+}
+
+void requireEngineModel(const Model& model, const char* algorithm) {
+  if (!model.agnostic_only) return;
+  throw std::invalid_argument(std::string(algorithm) +
+                              ": the model has an LVP body, which the GVS engine cannot "
+                              "represent; use the model-agnostic dynamics "
+                              "(model_agnostic_dynamics.hpp)");
 }
 
 Model buildModel(const RobotDescription& robot) {

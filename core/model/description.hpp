@@ -68,6 +68,8 @@ struct LinkDesc {
   const ConstantCurvatureBodyDesc& constantCurvature() const {
     return std::get<ConstantCurvatureBodyDesc>(body);
   }
+  LvpBodyDesc& lvp() { return std::get<LvpBodyDesc>(body); }
+  const LvpBodyDesc& lvp() const { return std::get<LvpBodyDesc>(body); }
   bool operator==(const LinkDesc&) const = default;
 };
 
@@ -131,6 +133,34 @@ struct CableDesc {
   std::vector<CableSegmentDesc> path;  ///< the divisions it runs through
   TimeFunction tension;                ///< [N]
   bool operator==(const CableDesc&) const = default;
+};
+
+/// \brief Where an LVP tendon is fixed: a material point on the outer surface of an LVP body, at
+///        one of its ends, at an angle about its axis x3 from x1.
+struct LvpAnchorDesc {
+  enum class End { Base, Tip };
+  std::string link;
+  End end = End::Tip;
+  double angle = 0.0;  ///< [rad] from the body's x1 axis, about x3
+  bool operator==(const LvpAnchorDesc&) const = default;
+};
+
+/// \brief A tendon on the surface of LVP bodies: straight segments between consecutive anchors
+///        (possibly on different bodies). Tension T >= 0 pulls: the generalised force is -T dl/dq,
+///        l the sum of the segments' lengths.
+struct LvpTendonDesc {
+  std::string name;
+  std::vector<LvpAnchorDesc> anchors;  ///< at least two
+  TimeFunction tension;                ///< [N]
+  bool operator==(const LvpTendonDesc&) const = default;
+};
+
+/// \brief A pressure in the cavity of a hollow LVP body: the generalised force p dV/dq.
+struct CavityPressureDesc {
+  std::string name;
+  std::string link;
+  TimeFunction pressure;  ///< [Pa] above the outside
+  bool operator==(const CavityPressureDesc&) const = default;
 };
 
 enum class LoadFrame { Local, Global };
@@ -247,6 +277,8 @@ struct RobotDescription {
   std::vector<LinkDesc> links;    ///< any order; parents are resolved by name
   std::vector<JointInputDesc> joint_inputs;
   std::vector<CableDesc> cables;
+  std::vector<LvpTendonDesc> lvp_tendons;
+  std::vector<CavityPressureDesc> cavity_pressures;
   std::vector<PointLoadDesc> point_loads;
   EnvironmentDesc environment;  ///< contact obstacles and surrounding fluid
   std::vector<ClosedChainDesc> closed_chains;

@@ -185,6 +185,25 @@ struct CompiledClosedChain {
   int m() const { return static_cast<int>(Phi_perp.cols()); }
 };
 
+/// \brief A tendon on LVP bodies (RobotDescription::lvp_tendons): straight segments between
+///        consecutive material anchors.
+struct CompiledLvpTendon {
+  std::string name;
+  TimeFunction tension;
+  struct Anchor {
+    int link = -1;
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();  ///< material point of the undeformed body [m]
+  };
+  std::vector<Anchor> anchors;
+};
+
+/// \brief A pressure in an LVP body's cavity (RobotDescription::cavity_pressures).
+struct CompiledCavityPressure {
+  std::string name;
+  int link = -1;
+  TimeFunction pressure;  ///< [Pa], relative to the outside
+};
+
 /// \brief A range of coordinates [idx, idx + n).
 struct CoordinateBlock {
   int idx = 0;
@@ -232,13 +251,22 @@ struct Model {
   double constraint_time_constant = 0.01;  ///< Baumgarte T_B [s]
   CompiledEnvironment environment;         ///< contact and fluid loads
   bool has_added_mass = false;             ///< some joint has_added_mass (mass matrix slow path)
-  Topology topology;                       ///< coordinate groups and paths of the joints
-  RobotDescription description;            ///< the source, for drawing and saving
+  /// some link's body has no virtual joints (an LVP body): only the model-agnostic algorithms
+  /// (model_agnostic_dynamics.hpp) apply; the engine's (inverseDynamics, massMatrix, ...) do not
+  bool agnostic_only = false;
+  std::vector<CompiledLvpTendon> lvp_tendons;            ///< tendons on LVP bodies' surfaces
+  std::vector<CompiledCavityPressure> cavity_pressures;  ///< pressures in LVP bodies' cavities
+  Topology topology;             ///< coordinate groups and paths of the joints
+  RobotDescription description;  ///< the source, for drawing and saving
 
   int n_vjoints() const { return static_cast<int>(joints.size()); }
 };
 
 using ModelPtr = std::shared_ptr<const Model>;
+
+/// \brief Refuses a Model::agnostic_only model in an algorithm of the GVS engine (whose virtual
+///        joints do not carry its LVP bodies): throws std::invalid_argument naming \p algorithm.
+void requireEngineModel(const Model& model, const char* algorithm);
 
 /// \brief Compiles a description. \throw ParseError (core/io/json_io.hpp) naming the JSON pointer
 ///        of a physically invalid value not caught by parsing (e.g. a singular inertia).

@@ -82,6 +82,8 @@ double centrelineLength(const LinkDesc& link) {
     }
     case BodyKind::ConstantCurvature:
       return link.constantCurvature().length;
+    case BodyKind::Lvp:  // no centreline (hasCentreline)
+      return 0.0;
   }
   return 0.0;
 }
@@ -161,11 +163,39 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
         return problem;
     }
   }
+  for (std::size_t i = 0; i < robot.lvp_tendons.size(); ++i) {
+    const LvpTendonDesc& tendon = robot.lvp_tendons[i];
+    const std::string at = "/lvp_tendons/" + std::to_string(i);
+    if (tendon.anchors.size() < 2)
+      return DescriptionProblem{at + "/anchors", "a tendon needs at least two anchors"};
+    for (std::size_t k = 0; k < tendon.anchors.size(); ++k) {
+      const LvpAnchorDesc& anchor = tendon.anchors[k];
+      const std::string anchor_at = at + "/anchors/" + std::to_string(k) + "/link";
+      const LinkDesc* link = find(anchor.link);
+      if (!link) return DescriptionProblem{anchor_at, "unknown link \"" + anchor.link + "\""};
+      if (link->kind() != BodyKind::Lvp)
+        return DescriptionProblem{anchor_at, "LVP tendons are anchored on LVP bodies only"};
+    }
+  }
+  for (std::size_t i = 0; i < robot.cavity_pressures.size(); ++i) {
+    const CavityPressureDesc& pressure = robot.cavity_pressures[i];
+    const std::string at = "/cavity_pressures/" + std::to_string(i) + "/link";
+    const LinkDesc* link = find(pressure.link);
+    if (!link) return DescriptionProblem{at, "unknown link \"" + pressure.link + "\""};
+    if (link->kind() != BodyKind::Lvp || !(link->lvp().cavity_radius > 0.0))
+      return DescriptionProblem{at,
+                                "a cavity pressure acts in an LVP body with a cavity_radius > 0"};
+  }
   for (std::size_t i = 0; i < robot.point_loads.size(); ++i) {
     const PointLoadDesc& load = robot.point_loads[i];
     const std::string at = "/point_loads/" + std::to_string(i);
     const LinkDesc* link = find(load.link);
     if (!link) return DescriptionProblem{at + "/link", "unknown link \"" + load.link + "\""};
+    if (link->kind() == BodyKind::Lvp) {
+      return DescriptionProblem{at + "/link",
+                                "point loads on an LVP body are not supported (the "
+                                "model-agnostic dynamics have no point loads)"};
+    }
     if (hasCentreline(link->kind()) && load.abscissa != -1.0 &&
         (load.abscissa < 0.0 || load.abscissa > centrelineLength(*link) + 1e-12)) {
       return DescriptionProblem{at + "/abscissa", "must lie on the rod, in [0, " +
@@ -287,6 +317,10 @@ std::optional<DescriptionProblem> findClosedChainProblem(const RobotDescription&
       if (!by_name.count(frame->link))
         return DescriptionProblem{side_at + "/link", "unknown link \"" + frame->link + "\""};
       const LinkDesc& link = *by_name.at(frame->link);
+      if (link.kind() == BodyKind::Lvp) {
+        return DescriptionProblem{side_at + "/link",
+                                  "closed chains on an LVP body are not supported"};
+      }
       if (link.kind() == BodyKind::Rigid && frame->abscissa != 0.0) {
         return DescriptionProblem{side_at + "/abscissa",
                                   "a rigid link has no abscissa (place the frame with "

@@ -76,7 +76,7 @@ FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
     const LinkInfo& info = model.links[i];
     if (hasCentreline(info.kind)) {
       frame->rods.push_back(rodShape(model, data, i, v));
-    } else {
+    } else if (info.kind == BodyKind::Rigid) {
       SE3 g_com = data.g[info.joint];
       g_com.p = g_com.act(Eigen::Vector3d(robot.links[i].rigid().com.data()));
       frame->bodies.push_back(BodyShape{i, toIsometry(g_com), robot.links[i].rigid().shape});

@@ -12,6 +12,7 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/io/json_io.hpp"
 #include "tests/benchmarks/bench_support.hpp"
 
 namespace tendril::bench {
@@ -147,7 +148,8 @@ void registerExampleBenchmarks() {
   // every bundled example, so a new one is timed without editing this file
   std::vector<std::string> stems;
   for (const auto& entry : std::filesystem::directory_iterator(TENDRIL_EXAMPLES_DIR)) {
-    if (entry.path().extension() == ".json") {
+    // the GVS engine's algorithms: not on models with LVP bodies (Model::agnostic_only)
+    if (entry.path().extension() == ".json" && !buildModel(loadRobot(entry.path())).agnostic_only) {
       stems.push_back(entry.path().stem().string());
     }
   }

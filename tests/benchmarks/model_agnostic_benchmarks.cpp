@@ -3,6 +3,7 @@
 // BM_AgnosticIID and BM_AgnosticMID (ID and the mass matrix from one pass) against
 // BM_InverseDynamics, BM_MassMatrix (algorithm_benchmarks.cpp) and their sum BM_InverseDynamics
 // AndMassMatrix, so that MID / ID and MID / (inverseDynamics + massMatrix) can be read off.
+// BM_LvpChainID / BM_LvpChainMID: the 3-body, 24-coordinate LVP chain against its quadrature.
 // The agnostic ID includes no contact, fluid or point loads: on contact_cylinder, underwater_robot
 // and parallel_robot it does less than inverseDynamics.
 
@@ -106,9 +107,52 @@ void BM_PlanarPcc(benchmark::State& state, PccCall call) {
   state.counters["bodies"] = chain.bodies;
 }
 
+// Issue 25's LVP chain: three bodies of the seed paper's Simulation 1 (Table 4 primitives, L =
+// 0.1 m, R = 0.02 m), each on a fixed joint below the previous one: 24 coordinates. The argument is
+// the quadrature (axial x radial x angular points per body: 3x2x4, 6x3x8, 10x4x12); the ID
+// includes the neo-Hookean and Kelvin-Voigt forces, which need the deformation gradient at every
+// point (the MID adds the mass matrix)
+void BM_LvpChain(benchmark::State& state, bool mass) {
+  static const int sizes[][3] = {{3, 2, 4}, {6, 3, 8}, {10, 4, 12}};
+  const int* size = sizes[state.range(0)];
+  RobotDescription robot;
+  robot.name = "lvp_chain";
+  for (int i = 0; i < 3; ++i) {
+    LinkDesc link;
+    link.name = "body" + std::to_string(i);
+    link.parent = i == 0 ? "world" : "body" + std::to_string(i - 1);
+    LvpBodyDesc body;
+    body.quadrature = {size[0], size[1], size[2]};
+    link.body = body;
+    robot.links.push_back(link);
+  }
+  const Model model = buildModel(robot);
+  Data data(model);
+  const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.1, 0.1);
+  const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv, 0.5, -0.5);
+  const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(model.nv, -1.0, 1.0);
+  for (auto _ : state) {
+    if (mass) {
+      benchmark::DoNotOptimize(modelAgnosticMID(model, data, q, v, a).data());
+      benchmark::DoNotOptimize(data.agnostic.M.data());
+    } else {
+      benchmark::DoNotOptimize(modelAgnosticID(model, data, q, v, a).data());
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["dof"] = model.nv;
+  state.counters["points_per_body"] = size[0] * size[1] * size[2];
+}
+
 }  // namespace
 
 void registerModelAgnosticBenchmarks() {
+  benchmark::RegisterBenchmark("BM_LvpChainID", BM_LvpChain, false)
+      ->DenseRange(0, 2, 1)
+      ->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_LvpChainMID", BM_LvpChain, true)
+      ->DenseRange(0, 2, 1)
+      ->Unit(benchmark::kMicrosecond);
   for (const auto& [name, call] :
        {std::pair{"MassTimesAcceleration", PccCall::MassTimesAcceleration},
         {"Bias", PccCall::Bias},
@@ -132,6 +176,8 @@ void registerModelAgnosticBenchmarks() {
       {"BM_InverseDynamicsAndMassMatrix", BM_InverseDynamicsAndMassMatrix}};
   for (const auto& [name, bm] : algorithms) {
     for (const std::string& stem : stems) {
+      const bool engine = bm == BM_InverseDynamicsAndMassMatrix;
+      if (engine && buildModel(test::example(stem)).agnostic_only) continue;  // LVP bodies
       benchmark::RegisterBenchmark((std::string(name) + "/" + stem).c_str(), bm, stem);
     }
   }

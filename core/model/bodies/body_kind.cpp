@@ -10,6 +10,8 @@ const char* bodyKindName(BodyKind kind) {
       return "GVS rod";
     case BodyKind::ConstantCurvature:
       return "constant-curvature segment";
+    case BodyKind::Lvp:
+      return "LVP body";
   }
   return "";
 }

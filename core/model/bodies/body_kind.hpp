@@ -16,22 +16,25 @@
 
 #include "core/model/bodies/constant_curvature.hpp"
 #include "core/model/bodies/gvs_rod.hpp"
+#include "core/model/bodies/lvp_body.hpp"
 #include "core/model/bodies/rigid_body.hpp"
 
 namespace tendril {
 
 /// \brief A link's body; the alternative's index is its BodyKind.
-using BodyDesc = std::variant<RigidBodyDesc, SoftBodyDesc, ConstantCurvatureBodyDesc>;
+using BodyDesc = std::variant<RigidBodyDesc, SoftBodyDesc, ConstantCurvatureBodyDesc, LvpBodyDesc>;
 
-enum class BodyKind { Rigid = 0, Soft = 1, ConstantCurvature = 2 };
+enum class BodyKind { Rigid = 0, Soft = 1, ConstantCurvature = 2, Lvp = 3 };
 
-/// \brief What a person calls it ("rigid body", "GVS rod", "constant-curvature segment").
+/// \brief What a person calls it ("rigid body", "GVS rod", "constant-curvature segment",
+///        "LVP body").
 [[nodiscard]] const char* bodyKindName(BodyKind kind);
 
 /// \brief Whether the body has a centreline with an abscissa X in [0, L] (rods and
 ///        constant-curvature segments): where loads, cables and loop frames can sit along it.
+/// An LVP body has none: its tendons are anchored on its surface (RobotDescription::lvp_tendons).
 [[nodiscard]] constexpr bool hasCentreline(BodyKind kind) {
-  return kind != BodyKind::Rigid;
+  return kind == BodyKind::Soft || kind == BodyKind::ConstantCurvature;
 }
 
 }  // namespace tendril

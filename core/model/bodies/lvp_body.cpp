@@ -277,6 +277,8 @@ LvpKinematics::LvpKinematics(const LvpBodyDesc& body) : body_(body) {
   // the angle (docs/theory/lvp.md §4)
   const LvpQuadratureDesc& rule = body.quadrature;
   const GaussRule axial = gaussLegendre(rule.axial, body.length);
+  axial_nodes_ = axial.nodes;
+  axial_weights_ = axial.weights;
   const GaussRule radial = gaussLegendre(rule.radial, body.radius - body.cavity_radius);
   const double angle_weight = 2.0 * kPi / rule.angular;
   for (int i = 0; i < rule.axial; ++i) {
@@ -291,8 +293,8 @@ LvpKinematics::LvpKinematics(const LvpBodyDesc& body) : body_(body) {
   }
 }
 
-void LvpKinematics::combine(const Eigen::VectorXd& q, const double* d1, const double* d2,
-                            std::vector<Coefficients>& out) const {
+void LvpKinematics::combine(const Eigen::Ref<const Eigen::VectorXd>& q, const double* d1,
+                            const double* d2, std::vector<Coefficients>& out) const {
   out.resize(primitives_.size());
   for (std::size_t i = 0; i < primitives_.size(); ++i) {
     const Primitive& p = primitives_[i];
@@ -324,7 +326,8 @@ void LvpKinematics::map(const std::vector<Coefficients>& c, const Eigen::Vector3
   }
 }
 
-Eigen::Vector3d LvpKinematics::position(const Eigen::Vector3d& x, const Eigen::VectorXd& q,
+Eigen::Vector3d LvpKinematics::position(const Eigen::Vector3d& x,
+                                        const Eigen::Ref<const Eigen::VectorXd>& q,
                                         bool with_source) const {
   std::vector<Coefficients> c;
   combine(q, nullptr, nullptr, c);
@@ -333,8 +336,8 @@ Eigen::Vector3d LvpKinematics::position(const Eigen::Vector3d& x, const Eigen::V
   return part(y, value);
 }
 
-Eigen::Matrix3d LvpKinematics::deformationGradient(const Eigen::Vector3d& x,
-                                                   const Eigen::VectorXd& q) const {
+Eigen::Matrix3d LvpKinematics::deformationGradient(
+    const Eigen::Vector3d& x, const Eigen::Ref<const Eigen::VectorXd>& q) const {
   std::vector<Coefficients> c;
   combine(q, nullptr, nullptr, c);
   Vec y;
@@ -344,7 +347,7 @@ Eigen::Matrix3d LvpKinematics::deformationGradient(const Eigen::Vector3d& x,
 }
 
 Eigen::Matrix3Xd LvpKinematics::positionJacobian(const Eigen::Vector3d& x,
-                                                 const Eigen::VectorXd& q) const {
+                                                 const Eigen::Ref<const Eigen::VectorXd>& q) const {
   Eigen::Matrix3Xd J(3, dof_);
   std::vector<Coefficients> c;
   Eigen::VectorXd unit = Eigen::VectorXd::Zero(dof_);
@@ -359,8 +362,9 @@ Eigen::Matrix3Xd LvpKinematics::positionJacobian(const Eigen::Vector3d& x,
   return J;
 }
 
-Eigen::Vector3d LvpKinematics::positionBias(const Eigen::Vector3d& x, const Eigen::VectorXd& q,
-                                            const Eigen::VectorXd& v) const {
+Eigen::Vector3d LvpKinematics::positionBias(const Eigen::Vector3d& x,
+                                            const Eigen::Ref<const Eigen::VectorXd>& q,
+                                            const Eigen::Ref<const Eigen::VectorXd>& v) const {
   std::vector<Coefficients> c;
   combine(q, v.data(), v.data(), c);
   Vec y;
@@ -368,8 +372,9 @@ Eigen::Vector3d LvpKinematics::positionBias(const Eigen::Vector3d& x, const Eige
   return part(y, mixed);
 }
 
-void LvpKinematics::distal(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                           std::vector<Coefficients>& c, Eigen::VectorXd& unit, Distal& out) const {
+void LvpKinematics::distal(const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::Ref<const Eigen::VectorXd>& v, std::vector<Coefficients>& c,
+                           Eigen::VectorXd& unit, Distal& out) const {
   const Eigen::Vector3d tip(0.0, 0.0, body_.length);
   // the frame at the tip centre, as hyper-dual numbers: Gram-Schmidt on F e1, F e2
   const auto frame = [&](Mat& R, Vec& p) {
@@ -411,13 +416,14 @@ void LvpKinematics::distal(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
       R_dot.transpose() * p_dot + out.R.transpose() * p_ddot;
 }
 
-void LvpKinematics::distal(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Distal& out) const {
+void LvpKinematics::distal(const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::Ref<const Eigen::VectorXd>& v, Distal& out) const {
   std::vector<Coefficients> c;
   Eigen::VectorXd unit = Eigen::VectorXd::Zero(dof_);
   distal(q, v, c, unit, out);
 }
 
-double LvpKinematics::elasticEnergy(const Eigen::VectorXd& q) const {
+double LvpKinematics::elasticEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const {
   std::vector<Coefficients> c;
   combine(q, nullptr, nullptr, c);
   double energy = 0.0;
@@ -430,11 +436,13 @@ double LvpKinematics::elasticEnergy(const Eigen::VectorXd& q) const {
   return body_.neo_hookean_c * energy;
 }
 
-void LvpKinematics::internalForces(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                                   Eigen::VectorXd& s, Eigen::MatrixXd* stiffness) const {
+void LvpKinematics::internalForces(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                   const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::VectorXd& s,
+                                   Eigen::MatrixXd* stiffness) const {
   PointState state;
   prepare(state);
-  const Eigen::VectorXd rates = v.size() == dof_ ? v : Eigen::VectorXd::Zero(dof_);
+  Eigen::VectorXd rates = Eigen::VectorXd::Zero(dof_);
+  if (v.size() == dof_) rates = v;
   evaluate(q, rates, true, state);
   s = state.internal;
   if (!stiffness) return;
@@ -474,9 +482,11 @@ void LvpKinematics::prepare(PointState& state) const {
   state.unit = Eigen::VectorXd::Zero(dof_);
   state.coefficients.resize(primitives_.size());
   state.distal.J.resize(6, dof_);
+  state.volume_gradient = Eigen::VectorXd::Zero(dof_);
 }
 
-void LvpKinematics::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool with_forces,
+void LvpKinematics::evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                             const Eigen::Ref<const Eigen::VectorXd>& v, bool with_forces,
                              PointState& state) const {
   const std::size_t n_points = points_.size();
   const double two_c = 2.0 * body_.neo_hookean_c;
@@ -521,18 +531,26 @@ void LvpKinematics::evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
   distal(q, v, state.coefficients, state.unit, state.distal);
 }
 
-double LvpKinematics::cavityVolume(const Eigen::VectorXd& q, Eigen::VectorXd* gradient) const {
+double LvpKinematics::cavityVolume(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                   Eigen::VectorXd* gradient) const {
+  std::vector<Coefficients> c;
+  Eigen::VectorXd unit = Eigen::VectorXd::Zero(dof_);
+  if (gradient) gradient->resize(dof_);
+  return cavityVolume(q, c, unit, gradient);
+}
+
+double LvpKinematics::cavityVolume(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                   std::vector<Coefficients>& c, Eigen::VectorXd& unit,
+                                   Eigen::VectorXd* gradient) const {
   const double rc = body_.cavity_radius;
   if (!(rc > 0.0)) {
-    if (gradient) gradient->setZero(dof_);
+    if (gradient) gradient->setZero();
     return 0.0;
   }
   // V = 1/3 (wall integral of x . n + c_top . A_top - c_bottom . A_bottom), the caps being cones
   // from the ends' centres to the rims (docs/theory/lvp.md §6)
   const LvpQuadratureDesc& rule = body_.quadrature;
-  const GaussRule axial = gaussLegendre(rule.axial, body_.length);
   const double dtheta = 2.0 * kPi / rule.angular;
-  std::vector<Coefficients> c;
   const auto volume = [&]() {
     HyperDual wall(0.0), caps(0.0);
     Vec y;
@@ -541,9 +559,9 @@ double LvpKinematics::cavityVolume(const Eigen::VectorXd& q, Eigen::VectorXd* gr
       const double theta = dtheta * (k + 0.5);
       const Eigen::Vector3d tangent(-rc * std::sin(theta), rc * std::cos(theta), 0.0);
       for (int i = 0; i < rule.axial; ++i) {
-        map(c, Eigen::Vector3d(rc * std::cos(theta), rc * std::sin(theta), axial.nodes(i)), true, y,
-            &F);
-        wall += (axial.weights(i) * dtheta) * dot(y, cross(times(F, tangent), column(F, 2)));
+        map(c, Eigen::Vector3d(rc * std::cos(theta), rc * std::sin(theta), axial_nodes_(i)), true,
+            y, &F);
+        wall += (axial_weights_(i) * dtheta) * dot(y, cross(times(F, tangent), column(F, 2)));
       }
       for (const double z : {0.0, body_.length}) {
         map(c, Eigen::Vector3d(rc * std::cos(theta), rc * std::sin(theta), z), true, y, &F);
@@ -555,12 +573,11 @@ double LvpKinematics::cavityVolume(const Eigen::VectorXd& q, Eigen::VectorXd* gr
     }
     return (wall + caps) / 3.0;
   };
-  if (!gradient) {
+  if (!gradient || dof_ == 0) {
     combine(q, nullptr, nullptr, c);
+    if (gradient) gradient->setZero();
     return volume().a;
   }
-  gradient->resize(dof_);
-  Eigen::VectorXd unit = Eigen::VectorXd::Zero(dof_);
   double V = 0.0;
   for (int j = 0; j < dof_; ++j) {
     unit.setZero();
@@ -570,11 +587,24 @@ double LvpKinematics::cavityVolume(const Eigen::VectorXd& q, Eigen::VectorXd* gr
     (*gradient)(j) = result.b1;
     V = result.a;
   }
-  if (dof_ == 0) {
-    combine(q, nullptr, nullptr, c);
-    V = volume().a;
-  }
   return V;
+}
+
+void LvpKinematics::pointJacobian(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                  const Eigen::Vector3d& x, std::vector<Coefficients>& c,
+                                  Eigen::VectorXd& unit, Eigen::Vector3d& p,
+                                  Eigen::Ref<Eigen::Matrix3Xd> J) const {
+  Vec y;
+  combine(q, nullptr, nullptr, c);
+  map(c, x, true, y, nullptr);
+  p = part(y, value);
+  for (int j = 0; j < dof_; ++j) {
+    unit.setZero();
+    unit(j) = 1.0;
+    combine(q, unit.data(), nullptr, c);
+    map(c, x, true, y, nullptr);
+    J.col(j) = part(y, first);
+  }
 }
 
 //-------------------- validation

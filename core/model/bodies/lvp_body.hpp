@@ -105,17 +105,19 @@ class LvpKinematics {
   const std::vector<double>& volumes() const { return volumes_; }
 
   /// f(x, q) (with_source = false: the source primitives act as the identity, as on the axis)
-  [[nodiscard]] Eigen::Vector3d position(const Eigen::Vector3d& x, const Eigen::VectorXd& q,
+  [[nodiscard]] Eigen::Vector3d position(const Eigen::Vector3d& x,
+                                         const Eigen::Ref<const Eigen::VectorXd>& q,
                                          bool with_source = true) const;
   /// F = df/dx at (x, q)
-  [[nodiscard]] Eigen::Matrix3d deformationGradient(const Eigen::Vector3d& x,
-                                                    const Eigen::VectorXd& q) const;
+  [[nodiscard]] Eigen::Matrix3d deformationGradient(
+      const Eigen::Vector3d& x, const Eigen::Ref<const Eigen::VectorXd>& q) const;
   /// df/dq (3 x dof) at (x, q)
   [[nodiscard]] Eigen::Matrix3Xd positionJacobian(const Eigen::Vector3d& x,
-                                                  const Eigen::VectorXd& q) const;
+                                                  const Eigen::Ref<const Eigen::VectorXd>& q) const;
   /// (d^2 f / dq^2 v) v: the acceleration of the material point at q-ddot = 0
-  [[nodiscard]] Eigen::Vector3d positionBias(const Eigen::Vector3d& x, const Eigen::VectorXd& q,
-                                             const Eigen::VectorXd& v) const;
+  [[nodiscard]] Eigen::Vector3d positionBias(const Eigen::Vector3d& x,
+                                             const Eigen::Ref<const Eigen::VectorXd>& q,
+                                             const Eigen::Ref<const Eigen::VectorXd>& v) const;
 
   /// the distal frame D in the body's base frame: origin f(0, 0, L) without the sources, axes
   /// from Gram-Schmidt on F e1, F e2 there (x1 first); its body Jacobian (6 x dof, [w; v]), J v
@@ -126,22 +128,26 @@ class LvpKinematics {
     Eigen::Matrix<double, 6, Eigen::Dynamic> J;
     Eigen::Matrix<double, 6, 1> Jv, bias;
   };
-  void distal(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Distal& out) const;
+  void distal(const Eigen::Ref<const Eigen::VectorXd>& q,
+              const Eigen::Ref<const Eigen::VectorXd>& v, Distal& out) const;
 
   /// elastic energy U = C sum_k dV_k (tr(F^T F) - 3) [J]
-  [[nodiscard]] double elasticEnergy(const Eigen::VectorXd& q) const;
+  [[nodiscard]] double elasticEnergy(const Eigen::Ref<const Eigen::VectorXd>& q) const;
   /// s = dU/dq (dof) and, when v is given, the Kelvin-Voigt force eta (ds/dq) v added to it;
   /// K = ds/dq (dof x dof) when asked
-  void internalForces(const Eigen::VectorXd& q, const Eigen::VectorXd& v, Eigen::VectorXd& s,
+  void internalForces(const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::VectorXd& s,
                       Eigen::MatrixXd* stiffness = nullptr) const;
 
   /// cavity volume (docs/theory/lvp.md §6: the deformed wall closed by two cones from the ends'
   /// centres) and its gradient dV/dq (dof) when asked; 0 for a solid body
-  double cavityVolume(const Eigen::VectorXd& q, Eigen::VectorXd* gradient = nullptr) const;
+  double cavityVolume(const Eigen::Ref<const Eigen::VectorXd>& q,
+                      Eigen::VectorXd* gradient = nullptr) const;
 
   /// the distal frame at (q, v) without allocating (c and unit are scratch of the right sizes)
   using Coefficients = std::array<HyperDual, kLvpMaxCoefficients>;
-  void distal(const Eigen::VectorXd& q, const Eigen::VectorXd& v, std::vector<Coefficients>& c,
+  void distal(const Eigen::Ref<const Eigen::VectorXd>& q,
+              const Eigen::Ref<const Eigen::VectorXd>& v, std::vector<Coefficients>& c,
               Eigen::VectorXd& unit, Distal& out) const;
 
   /// Everything one pass over the quadrature gives at (q, v), for the model-agnostic body: per
@@ -155,10 +161,19 @@ class LvpKinematics {
     Eigen::VectorXd stiffness_times_v;  ///< K(q) v
     Eigen::VectorXd unit;               ///< scratch
     std::vector<Coefficients> coefficients;
+    Eigen::VectorXd volume_gradient;  ///< dV/dq of the cavity (cavityVolume)
   };
+  /// f(x, q) and df/dq (3 x dof) without allocating (c, unit: scratch as in PointState)
+  void pointJacobian(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& x,
+                     std::vector<Coefficients>& c, Eigen::VectorXd& unit, Eigen::Vector3d& p,
+                     Eigen::Ref<Eigen::Matrix3Xd> J) const;
+  /// cavityVolume() without allocating (gradient sized dof)
+  double cavityVolume(const Eigen::Ref<const Eigen::VectorXd>& q, std::vector<Coefficients>& c,
+                      Eigen::VectorXd& unit, Eigen::VectorXd* gradient) const;
   void prepare(PointState& state) const;
   /// \param with_forces also the internal forces (the deformation gradient at every point)
-  void evaluate(const Eigen::VectorXd& q, const Eigen::VectorXd& v, bool with_forces,
+  void evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
+                const Eigen::Ref<const Eigen::VectorXd>& v, bool with_forces,
                 PointState& state) const;
 
   /// per primitive, the first coordinate and the number of modes
@@ -173,7 +188,7 @@ class LvpKinematics {
 
   /// each primitive's polynomial coefficients at q, with derivatives along d1 and d2 (either may
   /// be null: zero)
-  void combine(const Eigen::VectorXd& q, const double* d1, const double* d2,
+  void combine(const Eigen::Ref<const Eigen::VectorXd>& q, const double* d1, const double* d2,
                std::vector<Coefficients>& out) const;
   /// y = f(x) for the combined coefficients c, and F = df/dx when asked
   void map(const std::vector<Coefficients>& c, const Eigen::Vector3d& x, bool with_source,
@@ -185,6 +200,7 @@ class LvpKinematics {
   std::vector<Primitive> primitives_;
   std::vector<Eigen::Vector3d> points_;
   std::vector<double> volumes_;
+  Eigen::VectorXd axial_nodes_, axial_weights_;  ///< the Gauss rule in x3 (cavity walls)
 };
 
 }  // namespace tendril

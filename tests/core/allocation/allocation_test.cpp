@@ -93,6 +93,12 @@ TEST(AllocationTest, RecursiveAlgorithmsAllocateNothing) {
     const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(model.nv, -1.0, 1.0);
     Eigen::VectorXd tau(model.nv);
     Eigen::MatrixXd J(6, model.nv);
+    if (model.agnostic_only) {  // an LVP body: the model-agnostic family only
+      EXPECT_EQ(allocationsDuring([&] { modelAgnosticIID(model, data, q, v, a); }), 0);
+      EXPECT_EQ(allocationsDuring([&] { modelAgnosticID(model, data, q, v, a, 1.5); }), 0);
+      EXPECT_EQ(allocationsDuring([&] { modelAgnosticMID(model, data, q, v, a, 1.5); }), 0);
+      continue;
+    }
     EXPECT_EQ(allocationsDuring([&] { forwardKinematics(model, data, q, v); }), 0);
     EXPECT_EQ(allocationsDuring([&] { frameJacobian(model, data, model.n_vjoints() - 1, J); }), 0);
     EXPECT_EQ(allocationsDuring([&] { inverseDynamics(model, data, q, v, a, 0.5); }), 0);

@@ -50,6 +50,7 @@ std::vector<double> divisionStarts(const LinkDesc& link) {
   std::vector<double> start{0.0};
   switch (link.kind()) {
     case BodyKind::Rigid:
+    case BodyKind::Lvp:  // tendons on its surface, no divisions
       return {};
     case BodyKind::Soft:
       for (const DivisionDesc& d : link.soft().divisions) start.push_back(start.back() + d.length);

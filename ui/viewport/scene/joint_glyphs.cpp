@@ -52,6 +52,7 @@ double glyphSize(const LinkDesc& link) {
   if (link.kind() == BodyKind::ConstantCurvature) {
     return std::max(3.0 * link.constantCurvature().radius, kMinimum);
   }
+  if (link.kind() == BodyKind::Lvp) return std::max(3.0 * link.lvp().radius, kMinimum);
   if (link.kind() == BodyKind::Soft) {
     const CrossSectionDesc& section = link.soft().divisions.front().section;
     const double r = section.shape == SectionShape::Circular
