@@ -27,33 +27,33 @@ constexpr NamedPrimitive kPrimitiveNames[] = {
     {LvpPrimitiveType::ShearX1, "shear_x1"}, {LvpPrimitiveType::ShearX2, "shear_x2"},
     {LvpPrimitiveType::Source, "source"}};
 
-// P(s), P'(s), P''(s), its integral and double integral from 0, by Horner on scaled coefficients
-HyperDual poly(const Coefficients& c, const HyperDual& s) {
-  HyperDual r = c[kLvpMaxCoefficients - 1];
-  for (int m = kLvpMaxCoefficients - 2; m >= 0; --m) r = r * s + c[m];
+// P(s), P'(s), P''(s), its integral and double integral from 0, by Horner over the first n
+// coefficients (n: the primitive's highest non-zero coefficient + 1)
+HyperDual poly(const Coefficients& c, int n, const HyperDual& s) {
+  HyperDual r = c[n - 1];
+  for (int m = n - 2; m >= 0; --m) r = r * s + c[m];
   return r;
 }
-HyperDual polyDerivative(const Coefficients& c, const HyperDual& s) {
-  HyperDual r = double(kLvpMaxCoefficients - 1) * c[kLvpMaxCoefficients - 1];
-  for (int m = kLvpMaxCoefficients - 2; m >= 1; --m) r = r * s + double(m) * c[m];
+HyperDual polyDerivative(const Coefficients& c, int n, const HyperDual& s) {
+  if (n < 2) return HyperDual(0.0);
+  HyperDual r = double(n - 1) * c[n - 1];
+  for (int m = n - 2; m >= 1; --m) r = r * s + double(m) * c[m];
   return r;
 }
-HyperDual polySecond(const Coefficients& c, const HyperDual& s) {
-  constexpr int N = kLvpMaxCoefficients;
-  HyperDual r = double((N - 1) * (N - 2)) * c[N - 1];
-  for (int m = N - 2; m >= 2; --m) r = r * s + double(m * (m - 1)) * c[m];
+HyperDual polySecond(const Coefficients& c, int n, const HyperDual& s) {
+  if (n < 3) return HyperDual(0.0);
+  HyperDual r = double((n - 1) * (n - 2)) * c[n - 1];
+  for (int m = n - 2; m >= 2; --m) r = r * s + double(m * (m - 1)) * c[m];
   return r;
 }
-HyperDual polyIntegral(const Coefficients& c, const HyperDual& s) {
-  constexpr int N = kLvpMaxCoefficients;
-  HyperDual r = c[N - 1] / double(N);
-  for (int m = N - 2; m >= 0; --m) r = r * s + c[m] / double(m + 1);
+HyperDual polyIntegral(const Coefficients& c, int n, const HyperDual& s) {
+  HyperDual r = c[n - 1] / double(n);
+  for (int m = n - 2; m >= 0; --m) r = r * s + c[m] / double(m + 1);
   return r * s;
 }
-HyperDual polyDoubleIntegral(const Coefficients& c, const HyperDual& s) {
-  constexpr int N = kLvpMaxCoefficients;
-  HyperDual r = c[N - 1] / double(N * (N + 1));
-  for (int m = N - 2; m >= 0; --m) r = r * s + c[m] / double((m + 1) * (m + 2));
+HyperDual polyDoubleIntegral(const Coefficients& c, int n, const HyperDual& s) {
+  HyperDual r = c[n - 1] / double(n * (n + 1));
+  for (int m = n - 2; m >= 0; --m) r = r * s + c[m] / double((m + 1) * (m + 2));
   return r * s * s;
 }
 
@@ -65,12 +65,12 @@ Mat identity() {
 }
 
 // y3 -> sigma(y3) = y3 + L P(s), (y1, y2) / sqrt(sigma'): the section shrinks as it stretches
-void stretch(const Coefficients& c, double L, Vec& y, Mat* H) {
+void stretch(const Coefficients& c, int n, double L, Vec& y, Mat* H) {
   const HyperDual s = y[2] / L;
-  const HyperDual sigma = y[2] + L * poly(c, s), sigma1 = 1.0 + polyDerivative(c, s);
+  const HyperDual sigma = y[2] + L * poly(c, n, s), sigma1 = 1.0 + polyDerivative(c, n, s);
   const HyperDual k = 1.0 / sqrt(sigma1);
   if (H) {
-    const HyperDual k3 = k * k * k, sigma2 = polySecond(c, s) / L;
+    const HyperDual k3 = k * k * k, sigma2 = polySecond(c, n, s) / L;
     *H = identity();
     (*H)[0][0] = k;
     (*H)[1][1] = k;
@@ -84,16 +84,17 @@ void stretch(const Coefficients& c, double L, Vec& y, Mat* H) {
 // the centreline (w(y3), y3) in the a-x3 plane with w'' = kappa (w(0) = w'(0) = 0), sections
 // normal to it, the transverse coordinate remapped by g so that area is kept: beta g - kappa g^2
 // / 2 = y_a (docs/theory/lvp.md §2.2)
-void bend(const Coefficients& c, double L, int a, Vec& y, Mat* H) {
+void bend(const Coefficients& c, int n, double L, int a, Vec& y, Mat* H) {
   const HyperDual s = y[2] / L;
-  const HyperDual w = L * polyDoubleIntegral(c, s), w1 = polyIntegral(c, s), w2 = poly(c, s) / L;
+  const HyperDual w = L * polyDoubleIntegral(c, n, s), w1 = polyIntegral(c, n, s),
+                  w2 = poly(c, n, s) / L;
   const HyperDual beta2 = 1.0 + w1 * w1, beta = sqrt(beta2);
   const HyperDual kappa = w2 / beta2;
   const HyperDual root = sqrt(beta2 - 2.0 * kappa * y[a]);
   const HyperDual g = 2.0 * y[a] / (beta + root);
   const HyperDual A = 1.0 / beta, B = w1 / beta;  // cos and sin of the section's angle
   if (H) {
-    const HyperDual w3 = polyDerivative(c, s) / (L * L);
+    const HyperDual w3 = polyDerivative(c, n, s) / (L * L);
     const HyperDual beta1 = w1 * w2 / beta;
     const HyperDual kappa1 = (w3 * beta - 2.0 * w2 * beta1) / (beta2 * beta);
     const HyperDual g1 = 1.0 / root, g3 = (0.5 * kappa1 * g * g - beta1 * g) / root;
@@ -109,13 +110,13 @@ void bend(const Coefficients& c, double L, int a, Vec& y, Mat* H) {
   y[2] = y3 - g * B;
 }
 
-void twist(const Coefficients& c, double L, Vec& y, Mat* H) {
+void twist(const Coefficients& c, int n, double L, Vec& y, Mat* H) {
   const HyperDual s = y[2] / L;
-  const HyperDual psi = poly(c, s);
+  const HyperDual psi = poly(c, n, s);
   const HyperDual cs = cos(psi), sn = sin(psi);
   const HyperDual y0 = cs * y[0] - sn * y[1], y1 = sn * y[0] + cs * y[1];
   if (H) {
-    const HyperDual psi1 = polyDerivative(c, s) / L;
+    const HyperDual psi1 = polyDerivative(c, n, s) / L;
     *H = identity();
     (*H)[0][0] = cs;
     (*H)[0][1] = -sn;
@@ -128,23 +129,23 @@ void twist(const Coefficients& c, double L, Vec& y, Mat* H) {
   y[1] = y1;
 }
 
-void shear(const Coefficients& c, double L, int a, Vec& y, Mat* H) {
+void shear(const Coefficients& c, int n, double L, int a, Vec& y, Mat* H) {
   const HyperDual s = y[2] / L;
   if (H) {
     *H = identity();
-    (*H)[a][2] = polyDerivative(c, s);
+    (*H)[a][2] = polyDerivative(c, n, s);
   }
-  y[a] = y[a] + L * poly(c, s);
+  y[a] = y[a] + L * poly(c, n, s);
 }
 
 // r^2 -> r^2 + a(y3) in the section, a = r_c^2 P: each annulus keeps its area
-void source(const Coefficients& c, double L, double rc2, Vec& y, Mat* H) {
+void source(const Coefficients& c, int n, double L, double rc2, Vec& y, Mat* H) {
   const HyperDual s = y[2] / L;
-  const HyperDual a = rc2 * poly(c, s);
+  const HyperDual a = rc2 * poly(c, n, s);
   const HyperDual r2 = y[0] * y[0] + y[1] * y[1];
   const HyperDual m = sqrt(1.0 + a / r2);
   if (H) {
-    const HyperDual a1 = rc2 * polyDerivative(c, s) / L;
+    const HyperDual a1 = rc2 * polyDerivative(c, n, s) / L;
     const HyperDual dm0 = -a * y[0] / (m * r2 * r2), dm1 = -a * y[1] / (m * r2 * r2);
     const HyperDual dm3 = a1 / (2.0 * m * r2);
     *H = identity();
@@ -161,21 +162,27 @@ void source(const Coefficients& c, double L, double rc2, Vec& y, Mat* H) {
 
 void applyPrimitive(const LvpKinematics::Primitive& p, const Coefficients& c, double L, double rc2,
                     Vec& y, Mat* H) {
+  // the coefficients in use: trailing ones that vanish with both derivatives contribute nothing
+  int n = kLvpMaxCoefficients;
+  while (n > 1 && c[n - 1].a == 0.0 && c[n - 1].b1 == 0.0 && c[n - 1].b2 == 0.0 &&
+         c[n - 1].c == 0.0) {
+    --n;
+  }
   switch (p.type) {
     case LvpPrimitiveType::Stretch:
-      return stretch(c, L, y, H);
+      return stretch(c, n, L, y, H);
     case LvpPrimitiveType::BendX1:
-      return bend(c, L, 0, y, H);
+      return bend(c, n, L, 0, y, H);
     case LvpPrimitiveType::BendX2:
-      return bend(c, L, 1, y, H);
+      return bend(c, n, L, 1, y, H);
     case LvpPrimitiveType::Twist:
-      return twist(c, L, y, H);
+      return twist(c, n, L, y, H);
     case LvpPrimitiveType::ShearX1:
-      return shear(c, L, 0, y, H);
+      return shear(c, n, L, 0, y, H);
     case LvpPrimitiveType::ShearX2:
-      return shear(c, L, 1, y, H);
+      return shear(c, n, L, 1, y, H);
     case LvpPrimitiveType::Source:
-      return source(c, L, rc2, y, H);
+      return source(c, n, L, rc2, y, H);
   }
 }
 
