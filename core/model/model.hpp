@@ -232,8 +232,12 @@ struct Model {
   double constraint_time_constant = 0.01;  ///< Baumgarte T_B [s]
   CompiledEnvironment environment;         ///< contact and fluid loads
   bool has_added_mass = false;             ///< some joint has_added_mass (mass matrix slow path)
-  Topology topology;                       ///< coordinate groups and paths of the joints
-  RobotDescription description;            ///< the source, for drawing and saving
+  /// some link's body has no virtual-joint form (e.g. a locally volume-preserving soft body): only
+  /// the model-agnostic family (core/algorithm/model_agnostic_dynamics.hpp) can evaluate the model,
+  /// and DynamicsFamily::Auto picks it (core/algorithm/dynamics_family.hpp)
+  bool agnostic_only = false;
+  Topology topology;             ///< coordinate groups and paths of the joints
+  RobotDescription description;  ///< the source, for drawing and saving
 
   int n_vjoints() const { return static_cast<int>(joints.size()); }
 };
