@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -13,6 +14,8 @@
 #include "core/algorithm/statics.hpp"
 #include "core/io/json_io.hpp"
 #include "core/sim/dynamics_system.hpp"
+#include "core/sim/make_agnostic_frame.hpp"
+#include "core/sim/make_frame.hpp"
 #include "core/sim/simulation.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -178,6 +181,45 @@ INSTANTIATE_TEST_SUITE_P(Examples, FamilyAgreement,
 INSTANTIATE_TEST_SUITE_P(Examples, StaticsFamilyAgreement,
                          ::testing::Values("soft_cantilever", "pcc_planar_arm", "pcc_spatial_arm",
                                            "hybrid_serial_robot", "pcc_hybrid_robot"));
+
+// the frames drawn from the bodies' reports against the engine's: rigid bodies where the engine
+// puts them, rod samples at the engine's computational points (every kSamplesPerInterval-th of its
+// samples; the engine also samples inside each interval), base and tip included
+TEST(FamilyFrames, PosesMatchTheEngine) {
+  for (const char* name : {"rigid_7dof_arm", "soft_cantilever", "hybrid_serial_robot"}) {
+    SCOPED_TRACE(name);
+    const Model model = example(name);
+    Data data(model);
+    const test::State s = test::randomState(model, 3, 0.4);
+    const FramePtr engine = makeFrame(model, data, s.q, s.v, 0.0);
+    ModelAgnosticPoses poses(model, data);
+    const FramePtr agnostic = makeModelAgnosticFrame(model, data, poses, s.q, s.v, 0.0);
+    ASSERT_EQ(agnostic->bodies.size(), engine->bodies.size());
+    ASSERT_EQ(agnostic->rods.size(), engine->rods.size());
+    for (const BodyShape& body : agnostic->bodies) {
+      const auto match = std::find_if(engine->bodies.begin(), engine->bodies.end(),
+                                      [&](const BodyShape& e) { return e.link == body.link; });
+      ASSERT_NE(match, engine->bodies.end());
+      EXPECT_LT((body.pose_W.matrix() - match->pose_W.matrix()).norm(), 1e-10) << body.link;
+    }
+    for (const RodShape& rod : agnostic->rods) {
+      const auto match = std::find_if(engine->rods.begin(), engine->rods.end(),
+                                      [&](const RodShape& e) { return e.link == rod.link; });
+      ASSERT_NE(match, engine->rods.end());
+      // base to tip through computational points, in order (an interval frame without inertia
+      // reports no element and is skipped)
+      std::size_t e = 0;
+      for (std::size_t k = 0; k < rod.points.size(); ++k) {
+        while (e < match->points.size() && (rod.points[k] - match->points[e]).norm() > 1e-10)
+          e += kSamplesPerInterval;
+        ASSERT_LT(e, match->points.size()) << rod.link << ": sample " << k << " is no point";
+        EXPECT_LT((rod.orientations[k] - match->orientations[e]).norm(), 1e-10);
+      }
+      EXPECT_LT((rod.points.front() - match->points.front()).norm(), 1e-10);
+      EXPECT_EQ(e + 1, match->points.size());  // the last sample is the tip
+    }
+  }
+}
 
 TEST(DynamicsFamily, AutoPicksTheEngineUnlessTheModelIsAgnosticOnly) {
   Model model = example("soft_cantilever");
