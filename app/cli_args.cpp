@@ -101,8 +101,12 @@ DynamicsFamily familyFor(const Parsed& parsed, const Model& model) {
 }
 
 std::string familyLine(DynamicsFamily family, DerivativeSource derivatives) {
-  return "family: " + familyName(family) + " (Jacobians: " + derivativeSourceLabel(derivatives) +
-         ")";
+  // on the engine, differences are a choice (--jacobian fd), not a lack
+  const std::string source =
+      family == DynamicsFamily::Engine && derivatives == DerivativeSource::CentralDifferences
+          ? "central differences (--jacobian fd)"
+          : derivativeSourceLabel(derivatives);
+  return "family: " + familyName(family) + " (Jacobians: " + source + ")";
 }
 
 }  // namespace tendril::cli

@@ -91,8 +91,8 @@ void printRun(const SimulationOptions& sim, const SimulationResult& result) {
             << (sim.integrator == IntegratorKind::Ida ? " residual evaluations (inverse dynamics), "
                                                       : " dynamics evaluations, ")
             << result.statistics.jacobian_evaluations << " Jacobians ("
-            << (result.derivatives == DerivativeSource::Analytical ? jacobianName(sim.jacobian)
-                                                                   : "central differences")
+            << (result.family == DynamicsFamily::Engine ? jacobianName(sim.jacobian)
+                                                        : "central differences")
             << ")"
             << (result.statistics.restarts > 0
                     ? ", " + std::to_string(result.statistics.restarts) +

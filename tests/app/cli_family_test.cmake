@@ -49,3 +49,9 @@ expect_one_line_reason("${cli_err}" "unknown --family 'lagrangian'")
 # contact: a load the model-agnostic family would drop
 run_cli(2 simulate ${EXAMPLES}/contact_cylinder.json --family model-agnostic --t-end 0.01)
 expect_one_line_reason("${cli_err}" "does not support")
+
+# on the engine, differences are the user's choice, not a missing derivative
+run_cli(0 statics ${EXAMPLES}/soft_cantilever.json --jacobian fd)
+if(NOT cli_out MATCHES "family: engine \\(Jacobians: central differences \\(--jacobian fd\\)\\)")
+  message(FATAL_ERROR "statics --jacobian fd on the engine:\n${cli_out}")
+endif()
