@@ -81,4 +81,32 @@ std::optional<RobotDescription> loadOrReport(const std::string& path) {
   }
 }
 
+Option familyOption() {
+  return {"--family", true,
+          "auto (default: model-agnostic only for models the engine cannot run) | engine | "
+          "model-agnostic"};
+}
+
+DynamicsFamily familyFor(const Parsed& parsed, const Model& model) {
+  DynamicsFamily family = DynamicsFamily::Auto;
+  if (!parseFamily(parsed.value("--family", "auto"), family)) {
+    throw UsageError{"unknown --family '" + parsed.value("--family") +
+                     "' (auto, engine, model-agnostic)"};
+  }
+  try {
+    return resolveFamily(model, family);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError{std::string("--family: ") + error.what()};
+  }
+}
+
+std::string familyLine(DynamicsFamily family, DerivativeSource derivatives) {
+  // on the engine, differences are a choice (--jacobian fd), not a lack
+  const std::string source =
+      family == DynamicsFamily::Engine && derivatives == DerivativeSource::CentralDifferences
+          ? "central differences (--jacobian fd)"
+          : derivativeSourceLabel(derivatives);
+  return "family: " + familyName(family) + " (Jacobians: " + source + ")";
+}
+
 }  // namespace tendril::cli

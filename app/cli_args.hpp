@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "app/cli_commands.hpp"
+#include "core/algorithm/dynamics_family.hpp"
 #include "core/model/description.hpp"
+#include "core/model/model.hpp"
 
 namespace tendril::cli {
 
@@ -37,6 +39,15 @@ void printHelp(const std::string& synopsis, const std::vector<Option>& options,
 
 /// \brief The single MODEL.json argument. \throw UsageError
 std::string modelPath(const Parsed& parsed);
+
+/// \brief The --family option every command that runs a model takes.
+Option familyOption();
+/// \brief The --family value (auto when absent) resolved for \p model. \throw UsageError for an
+/// unknown name, or (with the reason) when that family cannot run the model
+DynamicsFamily familyFor(const Parsed& parsed, const Model& model);
+/// \brief "family: model-agnostic (Jacobians: central differences (no analytical derivatives for
+/// this body kind))": which family ran and where its derivatives came from.
+std::string familyLine(DynamicsFamily family, DerivativeSource derivatives);
 
 /// \brief Loads a model, printing "tendril-cli: <file>: <pointer>: <reason>" when it is invalid.
 std::optional<RobotDescription> loadOrReport(const std::string& path);

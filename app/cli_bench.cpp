@@ -22,6 +22,7 @@
 #include "core/algorithm/statics.hpp"
 #include "core/math/central_difference.hpp"
 #include "core/sim/dynamics_system.hpp"
+#include "core/sim/simulation.hpp"
 
 namespace tendril::cli {
 namespace {
@@ -159,6 +160,17 @@ int runBench(const Args& args) {
       {"FD Jacobian (central differences)",
        [&] { fd_jacobian.compute(model, data, t, q, v, dq, dv); }},
   };
+  // the model-agnostic family as a simulation runs it (DynamicsSystem): its acceleration and its
+  // only Jacobian, central differences of its inverse dynamics
+  std::unique_ptr<DynamicsSystem> agnostic;
+  if (!agnosticFamilyUnsupported(model)) {
+    agnostic = std::make_unique<DynamicsSystem>(model, makeJacobian(JacobianKind::Analytic),
+                                                DynamicsFamily::ModelAgnostic);
+    cases.emplace_back("model-agnostic forward dynamics (MID + Cholesky)",
+                       [&] { agnostic->acceleration(t, q, v); });
+    cases.emplace_back("model-agnostic FD Jacobian (central differences)",
+                       [&] { agnostic->jacobian(t, q, v, dq, dv); });
+  }
   const Eigen::VectorXd q_rest = Eigen::VectorXd::Zero(model.nq);
   StaticsOptions statics_analytic, statics_fd;
   statics_analytic.time = statics_fd.time = t;

@@ -37,6 +37,21 @@ std::string bodySummary(const LinkDesc& link) {
 
 }  // namespace
 
+namespace {
+// which dynamics family runs the model by default, and whether the model-agnostic one can
+void printFamilies(const Model& model) {
+  const DynamicsFamily automatic =
+      model.agnostic_only ? DynamicsFamily::ModelAgnostic : DynamicsFamily::Engine;
+  std::cout << "dynamics family (auto): " << familyName(automatic) << "\n";
+  const auto reason = agnosticFamilyUnsupported(model);
+  std::cout << "model-agnostic family: "
+            << (reason ? "cannot run it: " + *reason
+                       : std::string("runs it (--family model-agnostic; Jacobians by central "
+                                     "differences)"))
+            << "\n";
+}
+}  // namespace
+
 int runInfo(const Args& args) {
   const std::vector<Option> options = {
       {"--coordinates", false, "also list every generalised coordinate"}};
@@ -70,6 +85,7 @@ int runInfo(const Args& args) {
   }
   std::cout << "virtual joints (computational points): " << model.n_vjoints() << "\n";
   std::cout << "degrees of freedom: " << model.nq << "\n";
+  printFamilies(model);
   // joint-coordinate control and closed chains (docs/theory/gvs.md §11, §12)
   if (!model.prescribed.empty()) {
     std::cout << "prescribed coordinates: " << model.prescribed.size() << "\n";
@@ -112,8 +128,10 @@ int runValidate(const Args& args) {
     printHelp("validate MODEL.json", {});
     return kExitOk;
   }
-  if (!loadOrReport(modelPath(parsed))) return kExitBadModel;
+  const auto robot = loadOrReport(modelPath(parsed));
+  if (!robot) return kExitBadModel;
   std::cout << "ok\n";
+  printFamilies(buildModel(*robot));
   return kExitOk;
 }
 

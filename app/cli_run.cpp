@@ -7,6 +7,7 @@
 
 #include "app/cli_args.hpp"
 #include "core/algorithm/kinematics.hpp"
+#include "core/algorithm/model_agnostic_kinematics.hpp"
 #include "core/algorithm/statics.hpp"
 #include "core/io/results_io.hpp"
 #include "core/sim/simulation.hpp"
@@ -36,8 +37,23 @@ std::pair<int, double> parsePrescription(const Model& model, const std::string& 
   return {index, value};
 }
 
-void printTips(const Model& model, const Eigen::VectorXd& q) {
+// the leaf links' tips; on the model-agnostic family, of a model the engine cannot run, the leaf
+// bodies' distal frames D (the tip up to the link's fixed g_tip) from the bodies' own reports
+void printTips(const Model& model, const Eigen::VectorXd& q,
+               DynamicsFamily family = DynamicsFamily::Engine) {
   Data data(model);
+  if (family == DynamicsFamily::ModelAgnostic && model.agnostic_only) {
+    ModelAgnosticPoses poses(model, data);
+    modelAgnosticPoses(model, data, q, poses);
+    for (std::size_t b = 0; b < poses.distal.size(); ++b) {
+      const int link = data.agnostic.link[b];
+      if (!model.links[link].is_leaf) continue;
+      const Eigen::Vector3d& p = poses.distal[b].p;
+      std::cout << "distal frame " << model.links[link].name << ": [" << p.x() << ", " << p.y()
+                << ", " << p.z() << "] m\n";
+    }
+    return;
+  }
   forwardKinematics(model, data, q);
   for (std::size_t i = 0; i < model.links.size(); ++i) {
     if (!model.links[i].is_leaf) continue;
@@ -75,7 +91,9 @@ void printRun(const SimulationOptions& sim, const SimulationResult& result) {
             << (sim.integrator == IntegratorKind::Ida ? " residual evaluations (inverse dynamics), "
                                                       : " dynamics evaluations, ")
             << result.statistics.jacobian_evaluations << " Jacobians ("
-            << jacobianName(sim.jacobian) << ")"
+            << (result.family == DynamicsFamily::Engine ? jacobianName(sim.jacobian)
+                                                        : "central differences")
+            << ")"
             << (result.statistics.restarts > 0
                     ? ", " + std::to_string(result.statistics.restarts) +
                           " restart(s) from the last accepted step after a step-size collapse"
@@ -83,7 +101,8 @@ void printRun(const SimulationOptions& sim, const SimulationResult& result) {
             << "\n"
             << "wall time: " << result.statistics.wall_time << " s for " << result.samples.back().t
             << " s simulated (" << result.samples.back().t / result.statistics.wall_time
-            << "x real time)\n";
+            << "x real time)\n"
+            << familyLine(result.family, result.derivatives) << "\n";
 }
 
 // the paper's validation: the same run with the analytical and the finite-difference Jacobian
@@ -110,7 +129,8 @@ int runStatics(const Args& args) {
       {"--prescribe", true, "hold COORDINATE=VALUE (name or index; repeatable)", true},
       {"--tolerance", true, "relative residual tolerance (default 1e-12)"},
       {"--jacobian", true, "analytic (default) | fd (central finite differences)"},
-      {"--out", true, "write the equilibrium as CSV (same columns as simulate)"}};
+      {"--out", true, "write the equilibrium as CSV (same columns as simulate)"},
+      familyOption()};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
     printHelp(
@@ -128,6 +148,7 @@ int runStatics(const Args& args) {
   if (jacobian != "analytic" && jacobian != "fd")
     throw UsageError{"unknown --jacobian '" + jacobian + "' (analytic, fd)"};
   statics.analytic_jacobian = jacobian == "analytic";
+  statics.family = familyFor(parsed, model);
   Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq);
   if (parsed.has("--prescribe")) {
     for (const std::string& text : parsed.values.at("--prescribe")) {
@@ -144,8 +165,9 @@ int runStatics(const Args& args) {
   std::cout << std::setprecision(8) << "statics: " << result.message << " in " << result.iterations
             << " Newton iterations, " << result.load_steps << " load step(s), " << seconds * 1e3
             << " ms\n"
-            << "residual norm: " << result.residual_norm << "\n";
-  printTips(model, result.q);
+            << "residual norm: " << result.residual_norm << "\n"
+            << familyLine(result.family, result.derivatives) << "\n";
+  printTips(model, result.q, result.family);
   for (std::size_t i = 0; i < statics.prescribed.size(); ++i) {
     std::cout << "reaction on " << model.coordinate_names[statics.prescribed[i]] << ": "
               << result.reactions(i) << "\n";
@@ -173,7 +195,8 @@ int runSimulate(const Args& args) {
       {"--out", true, "trajectory CSV to write (also when the run stops early)"},
       {"--compare-jacobians", false,
        "run twice, analytic then fd: wall times, speed-up and the largest tip distance"},
-      {"--quiet", false, "no progress on stderr"}};
+      {"--quiet", false, "no progress on stderr"},
+      familyOption()};
   const Parsed parsed = parse(args, options);
   if (parsed.help) {
     printHelp(
@@ -200,11 +223,12 @@ int runSimulate(const Args& args) {
     throw UsageError{"unknown --jacobian '" + parsed.value("--jacobian") + "' (analytic, fd)"};
   if (!(sim.output_interval > 0.0) || !(sim.t_end > 0.0))
     throw UsageError{"--t-end and --dt must be positive"};
+  sim.family = familyFor(parsed, model);
   const bool quiet = parsed.has("--quiet");
   if (parsed.has("--compare-jacobians")) return compareJacobians(model, sim, quiet);
   const SimulationResult result = runWithProgress(model, sim, quiet);
   printRun(sim, result);
-  printTips(model, result.samples.back().q);
+  printTips(model, result.samples.back().q, result.family);
   if (parsed.has("--out")) {
     saveTrajectoryCsv(model, result.samples, parsed.value("--out"));
     std::cout << "wrote " << result.samples.size() << " samples to " << parsed.value("--out")

@@ -8,6 +8,7 @@
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
+#include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/math/central_difference.hpp"
 
 namespace tendril {
@@ -29,9 +30,10 @@ constexpr double kSingular = 1e-15;
 
 class NewtonSolver {
  public:
-  NewtonSolver(const Model& model, Data& data, const StaticsOptions& options)
+  NewtonSolver(const Model& model, Data& data, const StaticsOptions& options, DynamicsFamily family)
       : model_(model),
         data_(data),
+        family_(family),
         zero_(Eigen::VectorXd::Zero(model.nv)),
         options_(options),
         free_(freeCoordinates(model.nv, options.prescribed)),
@@ -41,7 +43,7 @@ class NewtonSolver {
   // Newton iterations at one load factor; q is updated in place
   bool solve(Eigen::VectorXd& q, double load, double tolerance, StaticsResult& result) {
     const int n = static_cast<int>(free_.size());
-    staticResidual(model_, data_, q, options_.time, zero_, load, R_);
+    staticResidual(model_, data_, q, options_.time, zero_, load, R_, family_);
     for (int iteration = 0; iteration < options_.max_iterations; ++iteration) {
       const double norm = freeNorm(R_);
       if (norm <= tolerance) return true;
@@ -60,7 +62,7 @@ class NewtonSolver {
       Eigen::VectorXd q_trial = q;
       for (; alpha > 1e-4; alpha *= 0.5) {
         for (int i = 0; i < n; ++i) q_trial(free_[i]) = q(free_[i]) + alpha * step(i);
-        staticResidual(model_, data_, q_trial, options_.time, zero_, load, R_trial_);
+        staticResidual(model_, data_, q_trial, options_.time, zero_, load, R_trial_, family_);
         if (R_trial_.allFinite() && freeNorm(R_trial_) < (1.0 - 1e-4 * alpha) * norm) break;
       }
       if (alpha <= 1e-4) {
@@ -91,6 +93,9 @@ class NewtonSolver {
            " (no stiffness, load or constraint; a free or unactuated joint?)";
   }
 
+  // the engine's analytical derivatives; the model-agnostic family has none
+  bool analytic() const { return options_.analytic_jacobian && family_ == DynamicsFamily::Engine; }
+
   double freeNorm(const Eigen::VectorXd& R) const {
     double sum = 0.0;
     for (int k : free_) sum += R(k) * R(k);
@@ -103,7 +108,7 @@ class NewtonSolver {
   Eigen::MatrixXd jacobian(const Eigen::VectorXd& q, double load) {
     const int n = static_cast<int>(free_.size());
     Eigen::MatrixXd J(n, n);
-    if (options_.analytic_jacobian) {
+    if (analytic()) {
       inverseDynamicsDerivatives(model_, data_, q, zero_, zero_, options_.time);
       actuationJacobian(model_, data_, q, options_.time);
       for (int c = 0; c < n; ++c) {
@@ -118,7 +123,7 @@ class NewtonSolver {
     centralDifferences(
         qp, n, [this](Eigen::Index c) { return free_[c]; }, DifferenceStep{options_.fd_step},
         [&](Eigen::VectorXd& R) {
-          staticResidual(model_, data_, qp, options_.time, zero_, load, R);
+          staticResidual(model_, data_, qp, options_.time, zero_, load, R, family_);
         },
         Rp, Rm,
         [&](Eigen::Index c, const auto& quotient) {
@@ -129,6 +134,7 @@ class NewtonSolver {
 
   const Model& model_;
   Data& data_;
+  DynamicsFamily family_;
   const Eigen::VectorXd zero_;
   const StaticsOptions& options_;
   std::vector<int> free_;
@@ -144,8 +150,16 @@ std::string cancelledMessage(double load_fraction) {
 
 void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                     double t, const Eigen::Ref<const Eigen::VectorXd>& tau_extra,
-                    double load_factor, Eigen::Ref<Eigen::VectorXd> R) {
+                    double load_factor, Eigen::Ref<Eigen::VectorXd> R, DynamicsFamily family) {
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
+  if (family == DynamicsFamily::ModelAgnostic) {
+    // its ID(q, 0, 0) = g + K q - B u: the loads, less K q, are -(ID - K q)
+    R = tau_extra - modelAgnosticID(model, data, q, zero, zero, t);
+    R.noalias() += model.K * q;
+    R *= load_factor;
+    R.noalias() -= model.K * q;
+    return;
+  }
   actuationForces(model, q, t, R);
   R += tau_extra;
   // ID(q, 0, 0) is linear in gravity and point loads, so scaling it scales the load
@@ -157,14 +171,18 @@ void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen
 StaticsResult solveStatics(const Model& model, Data& data,
                            const Eigen::Ref<const Eigen::VectorXd>& q0,
                            const StaticsOptions& options) {
-  if (model.n_constraints > 0 || !model.prescribed.empty())  // closed chains, position inputs
-    return solveConstrainedStatics(model, data, q0, options);
+  const DynamicsFamily family = resolveFamily(model, options.family);
+  if (model.n_constraints > 0 || !model.prescribed.empty())    // closed chains, position inputs
+    return solveConstrainedStatics(model, data, q0, options);  // never agnostic (refused above)
   StaticsResult result;
   result.q = q0;
-  NewtonSolver newton(model, data, options);
+  result.family = family;
+  result.derivatives =
+      options.analytic_jacobian ? derivativeSource(family) : DerivativeSource::CentralDifferences;
+  NewtonSolver newton(model, data, options, family);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
   Eigen::VectorXd R(model.nv);
-  staticResidual(model, data, q0, options.time, zero, 1.0, R);
+  staticResidual(model, data, q0, options.time, zero, 1.0, R, family);
   // relative to the applied load: soft-robot residuals are tiny in SI units
   const double load = (R + model.K * q0).norm();
   const double tolerance = options.residual_tolerance * load + std::numeric_limits<double>::min();
@@ -188,7 +206,7 @@ StaticsResult solveStatics(const Model& model, Data& data,
       break;
     }
   }
-  staticResidual(model, data, result.q, options.time, zero, 1.0, R);
+  staticResidual(model, data, result.q, options.time, zero, 1.0, R, family);
   result.converged = reached >= 1.0;
   result.residual_norm = newton.freeNorm(R);
   result.reactions.resize(static_cast<Eigen::Index>(options.prescribed.size()));

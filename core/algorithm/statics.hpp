@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/algorithm/data.hpp"
+#include "core/algorithm/dynamics_family.hpp"
 #include "core/model/model.hpp"
 
 namespace tendril {
@@ -26,6 +27,9 @@ struct StaticsOptions {
   /// when set and true (another thread's Cancel), the solve stops before its next Newton
   /// iteration and returns the last iterate, not converged, with a message saying so
   const std::atomic<bool>* cancel = nullptr;
+  /// which inverse dynamics the residual uses (dynamics_family.hpp); the model-agnostic family's
+  /// Jacobian is always central differences (fd_step), whatever analytic_jacobian says
+  DynamicsFamily family = DynamicsFamily::Auto;
 
   [[nodiscard]] bool cancelled() const { return cancel != nullptr && cancel->load(); }
 };
@@ -42,15 +46,20 @@ struct StaticsResult {
   int load_steps = 0;
   std::vector<double> residual_history;  ///< |R| after every iteration
   std::string message;
+  DynamicsFamily family = DynamicsFamily::Engine;               ///< the family that ran
+  DerivativeSource derivatives = DerivativeSource::Analytical;  ///< of the Newton Jacobian
 };
 
 /// \brief The static residual R(q) = lambda (B(q) u(t) + tau_extra - ID(q, 0, 0, t)) - K q: every
 ///        load (gravity, point loads, cables, joint inputs) scaled by the load factor lambda.
+///        On the model-agnostic family (\p family, resolved) R = lambda (tau_extra - ID_a + K q)
+///        - K q with ID_a = modelAgnosticID(q, 0, 0, t): the same R for the loads it supports.
 /// \param[in] tau_extra additional generalised forces (dim model.nv), e.g. prescribed-joint
 /// reactions \param[out] R residual (dim model.nv)
 void staticResidual(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                     double t, const Eigen::Ref<const Eigen::VectorXd>& tau_extra,
-                    double load_factor, Eigen::Ref<Eigen::VectorXd> R);
+                    double load_factor, Eigen::Ref<Eigen::VectorXd> R,
+                    DynamicsFamily family = DynamicsFamily::Engine);
 
 /// \brief Statics with closed chains and the model's prescribed coordinates
 ///        (docs/theory/gvs.md (52a) with qdot = qdd = 0, §11): unknowns (q_free, lambda),

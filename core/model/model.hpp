@@ -251,8 +251,10 @@ struct Model {
   double constraint_time_constant = 0.01;  ///< Baumgarte T_B [s]
   CompiledEnvironment environment;         ///< contact and fluid loads
   bool has_added_mass = false;             ///< some joint has_added_mass (mass matrix slow path)
-  /// some link's body has no virtual joints (an LVP body): only the model-agnostic algorithms
-  /// (model_agnostic_dynamics.hpp) apply; the engine's (inverseDynamics, massMatrix, ...) do not
+  /// some link's body has no virtual-joint form (an LVP body): only the model-agnostic family
+  /// (core/algorithm/model_agnostic_dynamics.hpp) can evaluate the model, the engine's
+  /// inverseDynamics and massMatrix refuse it, and DynamicsFamily::Auto picks the agnostic family
+  /// (core/algorithm/dynamics_family.hpp)
   bool agnostic_only = false;
   std::vector<CompiledLvpTendon> lvp_tendons;            ///< tendons on LVP bodies' surfaces
   std::vector<CompiledCavityPressure> cavity_pressures;  ///< pressures in LVP bodies' cavities

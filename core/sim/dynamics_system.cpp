@@ -11,6 +11,8 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/algorithm/model_agnostic_dynamics.hpp"
+#include "core/algorithm/model_agnostic_forward_dynamics.hpp"
 #include "core/math/central_difference.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
 
@@ -42,11 +44,14 @@ void AnalyticJacobian::compute(const Model& model, Data& data, double t, const E
   dqdd_dv = data.dqdd_dv;
 }
 
-DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian)
+DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian,
+                               DynamicsFamily family)
     : model_(model),
+      family_(resolveFamily(model, family)),
       data_(model),
       jacobian_(std::move(jacobian)),
-      analytic_(dynamic_cast<const AnalyticJacobian*>(jacobian_.get()) != nullptr),
+      analytic_(family_ == DynamicsFamily::Engine &&
+                dynamic_cast<const AnalyticJacobian*>(jacobian_.get()) != nullptr),
       tau_(model.nv),
       q_r_(model.nq),
       v_r_(model.nv),
@@ -55,11 +60,16 @@ DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacob
       r_plus_(model.nv),
       r_minus_(model.nv) {
   if (hasConstraints(model)) constrained_ = std::make_unique<ConstrainedDynamicsData>(model);
+  if (agnostic()) {
+    agnostic_poses_ = ModelAgnosticPoses(model, data_);
+    agnostic_qdd_.resize(model.nv);
+  }
 }
 
 const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::VectorXd& q,
                                                     const Eigen::VectorXd& v) {
   ++evaluations_;
+  if (agnostic()) return modelAgnosticForwardDynamics(model_, data_, q, v, t);
   actuationForces(model_, q, t, tau_);
   if (constrained_)  // closed chains, prescribed coordinates
     return constrainedForwardDynamics(model_, data_, *constrained_, q, v, tau_, t);
@@ -72,6 +82,11 @@ const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::Vecto
 
 void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
+  if (agnostic()) {  // -M^-1 dr at the forward dynamics, r differenced (counted there)
+    agnostic_qdd_ = modelAgnosticForwardDynamics(model_, data_, q, v, t);
+    residualJacobian(t, q, v, agnostic_qdd_, dqdd_dq, dqdd_dv);
+    return;
+  }
   ++jacobian_evaluations_;
   if (constrained_) {
     constrainedJacobian(t, q, v, dqdd_dq, dqdd_dv);
@@ -161,6 +176,10 @@ void DynamicsSystem::baseBlocks(ForceSpaceBlocks& blocks) {
 
 void DynamicsSystem::forceBalanceAt(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                     Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> g) {
+  if (agnostic()) {  // its ID is the whole balance (no constraints on this family)
+    r = -modelAgnosticID(model_, data_, q, v, fd_qdd_, t);
+    return;
+  }
   actuationForces(model_, q, t, r);
   addInternalForces(model_, q, v, r);
   r -= inverseDynamics(model_, data_, q, v, fd_qdd_, t);
@@ -188,7 +207,10 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
     fd_q_ = cdd.q;  // prescribed entries at f(t), f'(t)
     fd_v_ = cdd.v;
   } else {
-    if (!forwardDynamics(model_, data_, q, v, tau_, t).allFinite()) return false;
+    const bool finite = agnostic()
+                            ? modelAgnosticForwardDynamics(model_, data_, q, v, t).allFinite()
+                            : forwardDynamics(model_, data_, q, v, tau_, t).allFinite();
+    if (!finite) return false;
     fd_qdd_ = data_.qdd;
     fd_q_ = q;
     fd_v_ = v;
@@ -279,7 +301,7 @@ const Eigen::VectorXd& DynamicsSystem::residual(double t,
                                                 const Eigen::Ref<const Eigen::VectorXd>& a) {
   ++evaluations_;
   prescribeResidualState(t, q, v, a);
-  dynamicsResidual(model_, data_, q_r_, v_r_, a_r_, t, r_);
+  familyResidual(t, q_r_, v_r_, a_r_, r_);
   // a prescribed coordinate follows f'' (its q and v follow by integration, and are replaced by
   // f and f' wherever the dynamics reads them)
   for (const CompiledPrescribedCoordinate& p : model_.prescribed)
@@ -300,7 +322,12 @@ bool DynamicsSystem::residualJacobian(double t, const Eigen::Ref<const Eigen::Ve
   } else {
     residualDifferences(t, q_r_, dqdd_dq);
     residualDifferences(t, v_r_, dqdd_dv);
-    massMatrix(model_, data_, q_r_);  // the residual is linear in a: dr/da = M exactly
+    // the residual is linear in a: dr/da = M exactly
+    if (agnostic()) {
+      modelAgnosticMassMatrix(model_, data_, q_r_);
+    } else {
+      massMatrix(model_, data_, q_r_);
+    }
   }
   // the prescribed coordinates: the dynamics never sees their state, and r_k = a_k - f''(t)
   for (const CompiledPrescribedCoordinate& p : model_.prescribed) {
@@ -320,6 +347,10 @@ bool DynamicsSystem::residualJacobian(double t, const Eigen::Ref<const Eigen::Ve
 }
 
 const Eigen::MatrixXd& DynamicsSystem::residualMassMatrix() {
+  if (agnostic()) {
+    modelAgnosticMassMatrix(model_, data_, q_r_);
+    return data_.M;  // no prescribed coordinates on this family
+  }
   localSubspaces(model_, data_);  // the residual left the poses but formed no subspaces
   massMatrixFromKinematics(model_, data_);
   prescribeMass();
@@ -344,13 +375,30 @@ void DynamicsSystem::prescribeMass() {
 void DynamicsSystem::residualDifferences(double t, Eigen::VectorXd& x, Eigen::MatrixXd& dr_dx) {
   constexpr double kStep = 1e-6;
   centralDifferenceJacobian(
-      x, kStep,
-      [&](Eigen::VectorXd& out) { dynamicsResidual(model_, data_, q_r_, v_r_, a_r_, t, out); },
-      r_plus_, r_minus_, dr_dx);
+      x, kStep, [&](Eigen::VectorXd& out) { familyResidual(t, q_r_, v_r_, a_r_, out); }, r_plus_,
+      r_minus_, dr_dx);
+}
+
+void DynamicsSystem::familyResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                    const Eigen::VectorXd& a, Eigen::Ref<Eigen::VectorXd> out) {
+  if (agnostic()) {
+    out = modelAgnosticID(model_, data_, q, v, a, t);
+  } else {
+    dynamicsResidual(model_, data_, q, v, a, t, out);
+  }
 }
 
 Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Energies e;
+  e.elastic = 0.5 * blockQuadraticForm(model_.K, model_.elastic_blocks, q);
+  if (agnostic()) {  // the element twists of an inertial pass at a = 0, then the element poses
+    agnostic_qdd_.setZero();
+    modelAgnosticIID(model_, data_, q, v, agnostic_qdd_);
+    e.kinetic = modelAgnosticKineticEnergy(data_, v);
+    modelAgnosticPoses(model_, data_, q, agnostic_poses_);
+    e.gravitational = modelAgnosticGravitationalEnergy(model_, data_, agnostic_poses_);
+    return e;
+  }
   // 1/2 sum of eta^T (M + M_A) eta over the frames: v^T M v / 2 in O(n), without M; the twists
   // from vector operations only (no S matrices)
   posesAndTwists(model_, data_, q, v);
@@ -360,7 +408,6 @@ Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorX
     if (joint.has_inertia) e.kinetic += 0.5 * eta.dot(joint.M * eta);
     if (joint.has_added_mass) e.kinetic += 0.5 * eta.dot(joint.added_mass * eta);
   }
-  e.elastic = 0.5 * blockQuadraticForm(model_.K, model_.elastic_blocks, q);
   const Eigen::Vector3d a_g = model_.gravity.tail<3>();
   for (int j = 0; j < model_.n_vjoints(); ++j) {
     const VirtualJoint& joint = model_.joints[j];

@@ -8,6 +8,8 @@
 
 #include "core/algorithm/constrained_dynamics.hpp"
 #include "core/algorithm/data.hpp"
+#include "core/algorithm/dynamics_family.hpp"
+#include "core/algorithm/model_agnostic_kinematics.hpp"
 #include "core/model/model.hpp"
 #include "core/sim/frame.hpp"
 
@@ -51,10 +53,16 @@ class AnalyticJacobian final : public DynamicsJacobian {
   Eigen::VectorXd tau_;  // B u(t), sized on first use
 };
 
-/// \brief Forward dynamics with the model's inputs and loads at time t, and its derivatives.
+/// \brief Forward dynamics with the model's inputs and loads at time t, and its derivatives, on
+/// one dynamics family (dynamics_family.hpp). On the model-agnostic family the acceleration is
+/// modelAgnosticForwardDynamics() (M and the bias from one MID pass, a Cholesky solve), the
+/// residual modelAgnosticID(), and every Jacobian central differences of that residual (the
+/// DynamicsJacobian given is not used): derivativeSource() says so.
 class DynamicsSystem {
  public:
-  DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian);
+  /// \throw std::invalid_argument when \p family cannot run \p model (resolveFamily())
+  DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian,
+                 DynamicsFamily family = DynamicsFamily::Auto);
 
   /// \brief qdd = M^-1 (B u(t) - K q - D v - ID(q, v, 0, t)). \return a reference into the
   /// workspace
@@ -119,6 +127,13 @@ class DynamicsSystem {
   /// \brief Whether jacobian() is analytical (else finite differences): the constrained solvers
   /// choose their own Jacobians by it.
   bool analyticJacobian() const { return analytic_; }
+  /// \brief The family that runs (Auto resolved).
+  DynamicsFamily family() const { return family_; }
+  bool agnostic() const { return family_ == DynamicsFamily::ModelAgnostic; }
+  /// \brief Where the Jacobians come from: analytical only on the engine with an AnalyticJacobian.
+  DerivativeSource derivativeSource() const {
+    return analytic_ ? DerivativeSource::Analytical : DerivativeSource::CentralDifferences;
+  }
   /// \brief Closed chains and prescribed coordinates (docs/theory/gvs.md §11, §12): the
   /// workspace of the last constrained acceleration (lambda, efforts, problem), null for an
   /// unconstrained model.
@@ -126,9 +141,17 @@ class DynamicsSystem {
 
  private:
   const Model& model_;
+  DynamicsFamily family_;
   Data data_;
   std::unique_ptr<DynamicsJacobian> jacobian_;
   bool analytic_ = false;
+  // the model-agnostic family: world poses for the energies, the acceleration a Jacobian is
+  // taken at
+  ModelAgnosticPoses agnostic_poses_;
+  Eigen::VectorXd agnostic_qdd_;
+  // r = ID(q, v, a, t) - B u + K q + D v of the family, into out
+  void familyResidual(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                      const Eigen::VectorXd& a, Eigen::Ref<Eigen::VectorXd> out);
   Eigen::VectorXd tau_;
   long evaluations_ = 0, jacobian_evaluations_ = 0;
 

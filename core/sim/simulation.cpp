@@ -164,11 +164,13 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
   }
   const auto started = std::chrono::steady_clock::now();
   if (!jacobian) jacobian = makeJacobian(options.jacobian);
-  DynamicsSystem system(model, std::move(jacobian));
+  DynamicsSystem system(model, std::move(jacobian), options.family);
   if (model.n_constraints > 0) checkConstraintRank(model, system, q0);
   std::unique_ptr<detail::Stepper> stepper = makeStepper(system, options);
 
   SimulationResult result;
+  result.family = system.family();
+  result.derivatives = system.derivativeSource();
   Eigen::VectorXd q = q0, v = v0;
   stepper->reset(options.t_start, q, v);
   std::optional<ConstraintData> recorded_constraints;  // |e| of the samples

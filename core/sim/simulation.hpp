@@ -50,6 +50,9 @@ struct SimulationOptions {
   /// kAutomaticMinStepFraction x step
   double min_step = 0.0;
   JacobianKind jacobian = JacobianKind::Analytic;  ///< used when simulate() is given none
+  /// which recursions evaluate the dynamics (dynamics_family.hpp); on the model-agnostic family
+  /// every Jacobian is central differences of its inverse dynamics, whatever `jacobian` says
+  DynamicsFamily family = DynamicsFamily::Auto;
 };
 
 /// \brief One recorded instant.
@@ -78,6 +81,8 @@ struct SimulationResult {
   bool cancelled = false;
   std::string message;  ///< why it stopped, naming the time reached
   SimulationStatistics statistics;
+  DynamicsFamily family = DynamicsFamily::Engine;  ///< the family that ran (Auto resolved)
+  DerivativeSource derivatives = DerivativeSource::Analytical;  ///< of the implicit methods
 };
 
 /// \brief Called on each recorded sample (on the simulating thread); return false to cancel.

@@ -304,5 +304,58 @@ TEST(AllocationTest, SundialsStepsAllocateNothing) {
   }
 }
 
+TEST(AllocationTest, ModelAgnosticFamilyAllocatesNothing) {
+  // the per-step calls of every integrator on the model-agnostic family (MID + Cholesky, central
+  // differences of its ID, the force-space blocks of BDF), and BDF and IDA steps once started
+  for (const char* stem : {"soft_cantilever", "pcc_planar_arm", "hybrid_serial_robot"}) {
+    SCOPED_TRACE(stem);
+    const Model model = exampleModel(stem);
+    const int n = model.nv;
+    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.03, 0.04);
+    const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(n, 0.5, -0.2);
+    const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(n, -1.0, 1.0);
+    DynamicsSystem system(model, makeJacobian(JacobianKind::Analytic),
+                          DynamicsFamily::ModelAgnostic);
+    Eigen::MatrixXd dq(n, n), dv(n, n);
+    system.jacobian(0.5, q, v, dq, dv);  // the mass factor's kind is chosen on first use
+    EXPECT_EQ(allocationsDuring([&] { system.acceleration(0.5, q, v); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { system.jacobian(0.5, q, v, dq, dv); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { system.residual(0.5, q, v, a); }), 0);
+    EXPECT_EQ(allocationsDuring([&] { system.residualJacobian(0.5, q, v, a, dq, dv); }), 0);
+    EXPECT_EQ(allocationsDuring([&] {
+                system.residual(0.5, q, v, a);
+                system.residualMassMatrix();
+                system.factorResidualMass();
+              }),
+              0);
+    EXPECT_EQ(allocationsDuring([&] { system.energies(q, v); }), 0);
+    test::BlockLinearSolver solver(makeForceSpaceMatrix, n);
+    ForceSpaceBlocks& blocks = forceSpaceBlocks(solver.matrix());
+    blocks.gamma = 1e-3;
+    system.forceSpaceJacobian(0.5, q, v, blocks);
+    EXPECT_EQ(allocationsDuring([&] { system.forceSpaceJacobian(0.5, q, v, blocks); }), 0);
+    for (IntegratorKind kind : {IntegratorKind::Bdf, IntegratorKind::Ida}) {
+      SCOPED_TRACE(integratorName(kind));
+      SimulationOptions options;
+      options.integrator = kind;
+      options.step = 0.0;
+      options.relative_tolerance = 1e-4;
+      options.absolute_tolerance = 1e-6;
+      DynamicsSystem stepped(model, makeJacobian(JacobianKind::Analytic),
+                             DynamicsFamily::ModelAgnostic);
+      const auto stepper = kind == IntegratorKind::Bdf ? detail::makeBdf(stepped, options)
+                                                       : detail::makeIda(stepped, options);
+      Eigen::VectorXd x = Eigen::VectorXd::Zero(model.nq), y = Eigen::VectorXd::Zero(model.nv);
+      stepper->reset(0.0, x, y);
+      std::string error;
+      double t = 0.0;
+      ASSERT_TRUE(stepper->advanceTo(t += 0.05, x, y, error)) << error;
+      const long steps = stepper->steps();
+      EXPECT_EQ(allocationsDuring([&] { stepper->advanceTo(t += 0.05, x, y, error); }), 0);
+      EXPECT_GT(stepper->steps(), steps + 2);  // it really stepped
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tendril

@@ -1,0 +1,80 @@
+#include "core/algorithm/model_agnostic_kinematics.hpp"
+
+#include <stdexcept>
+
+namespace tendril {
+
+ModelAgnosticPoses::ModelAgnosticPoses(const Model& model, const Data& data) {
+  (void)model;
+  const ModelAgnosticWorkspace& w = data.agnostic;
+  const std::size_t n = w.bodies.size();
+  proximal.assign(n, SE3::Identity());
+  distal.assign(n, SE3::Identity());
+  elements.resize(n);
+  for (std::size_t b = 0; b < n; ++b)
+    elements[b].assign(w.evaluations[b].elements.size(), SE3::Identity());
+  zero_rates = Eigen::VectorXd::Zero(w.max_nq);
+}
+
+void modelAgnosticPoses(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                        ModelAgnosticPoses& poses) {
+  ModelAgnosticWorkspace& w = data.agnostic;
+  if (w.unsupported_link >= 0) {
+    throw std::invalid_argument("link '" + model.links[w.unsupported_link].name +
+                                "' has no model-agnostic body kind");
+  }
+  if (q.size() != model.nq) throw std::invalid_argument("q has the wrong size");
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    BodyEvaluation& body = w.evaluations[b];
+    evaluateAgnosticBody(model, w.bodies[b], q.segment(w.idx_q[b], w.nq[b]),
+                         poses.zero_rates.head(w.nq[b]), body);
+    const int p = w.parent[b];
+    const SE3& hung_from = p < 0 ? SE3::Identity() : poses.distal[p];
+    poses.proximal[b] = hung_from * w.g_fixed[b];
+    poses.distal[b] = poses.proximal[b] * body.distalPose();
+    for (std::size_t k = 0; k < body.elements.size(); ++k)
+      poses.elements[b][k] = poses.proximal[b] * body.elements[k].G;
+  }
+}
+
+double modelAgnosticGravitationalEnergy(const Model& model, const Data& data,
+                                        const ModelAgnosticPoses& poses) {
+  const Eigen::Vector3d a_g = model.gravity.tail<3>();
+  const ModelAgnosticWorkspace& w = data.agnostic;
+  double energy = 0.0;
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    const BodyEvaluation& body = w.evaluations[b];
+    for (std::size_t k = 0; k < body.elements.size(); ++k) {
+      const SpatialInertia& M = body.elements[k].M;
+      if (M.m <= 0.0) continue;
+      // m c in world: R h + m p
+      const SE3& g = poses.elements[b][k];
+      energy -= a_g.dot(g.R * M.h + M.m * g.p);
+    }
+  }
+  return energy;
+}
+
+double modelAgnosticKineticEnergy(const Data& data, const Eigen::Ref<const Eigen::VectorXd>& v) {
+  const ModelAgnosticWorkspace& w = data.agnostic;
+  double energy = 0.0;
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    const BodyEvaluation& body = w.evaluations[b];
+    for (const AgnosticElement& e : body.elements) {
+      const Vector6d momentum = e.diagonal ? Vector6d(e.d.cwiseProduct(e.V)) : Vector6d(e.M * e.V);
+      energy += 0.5 * e.V.dot(momentum);
+    }
+    // the lumped part's own motion: V^T H y' + 1/2 y'^T M y' (its C V term is the element's)
+    if (const LumpedInertia& part = body.lumped; part.element >= 0) {
+      const auto rates = v.segment(w.idx_q[b] + part.offset, part.n);
+      const Vector6d& V = body.elements[part.element].V;
+      for (int j = 0; j < part.n; ++j) {
+        energy += V.dot(part.H.col(j)) * rates(j);
+        energy += 0.5 * rates(j) * part.M.col(j).head(part.n).dot(rates);
+      }
+    }
+  }
+  return energy;
+}
+
+}  // namespace tendril

@@ -1,0 +1,47 @@
+#include "core/sim/make_agnostic_frame.hpp"
+
+#include "core/algorithm/model_agnostic_centreline.hpp"
+
+namespace tendril {
+
+FramePtr makeModelAgnosticFrame(const Model& model, Data& data, ModelAgnosticPoses& poses,
+                                const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
+                                std::uint64_t index, const Energies& energy) {
+  modelAgnosticPoses(model, data, q, poses);
+  auto frame = std::make_shared<Frame>();
+  frame->index = index;
+  frame->t = t;
+  frame->q = q;
+  frame->v = v;
+  frame->energy = energy;
+  const RobotDescription& robot = model.description;
+  const ModelAgnosticWorkspace& w = data.agnostic;
+  std::vector<CentrelineSample> samples;
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    const int link = w.link[b];
+    const LinkInfo& info = model.links[link];
+    if (hasCentreline(info.kind)) {
+      samples.clear();
+      centrelineSamples(model, w.bodies[b], w.evaluations[b], samples);
+      RodShape rod;
+      rod.link = link;
+      for (const CentrelineSample& s : samples) {
+        const SE3 g = poses.proximal[b] * s.G;
+        rod.points.push_back(g.p);
+        rod.orientations.push_back(g.R);
+        rod.radii.push_back(s.radius);
+      }
+      frame->rods.push_back(std::move(rod));
+    } else {
+      const SE3& D = poses.distal[b];
+      Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+      pose.linear() = D.R;
+      pose.translation() = D.act(Eigen::Vector3d(robot.links[link].rigid().com.data()));
+      frame->bodies.push_back(BodyShape{link, pose, robot.links[link].rigid().shape});
+    }
+    if (info.is_leaf) frame->tips_W.push_back(poses.distal[b].p);
+  }
+  return frame;
+}
+
+}  // namespace tendril
