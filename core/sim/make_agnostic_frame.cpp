@@ -20,9 +20,10 @@ FramePtr makeModelAgnosticFrame(const Model& model, Data& data, ModelAgnosticPos
   for (std::size_t b = 0; b < w.bodies.size(); ++b) {
     const int link = w.link[b];
     const LinkInfo& info = model.links[link];
-    if (hasCentreline(info.kind)) {
+    if (info.kind != BodyKind::Rigid) {  // a rod, segment or LVP body: a tube along its axis
       samples.clear();
-      centrelineSamples(model, w.bodies[b], w.evaluations[b], samples);
+      centrelineSamples(model, w.bodies[b], w.evaluations[b], q.segment(info.idx_q, info.nq),
+                        samples);
       RodShape rod;
       rod.link = link;
       for (const CentrelineSample& s : samples) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/algorithm/kinematics.hpp"
+#include "core/sim/make_agnostic_frame.hpp"
 
 namespace tendril {
 namespace {
@@ -64,6 +65,10 @@ RodShape rodShape(const Model& model, const Data& data, int link, const Eigen::V
 FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& v, double t, std::uint64_t index,
                    const Energies& energy) {
+  if (model.agnostic_only) {  // no engine kinematics: the bodies report their own poses
+    ModelAgnosticPoses poses(model, data);
+    return makeModelAgnosticFrame(model, data, poses, q, v, t, index, energy);
+  }
   forwardKinematics(model, data, q);
   auto frame = std::make_shared<Frame>();
   frame->index = index;

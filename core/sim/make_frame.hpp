@@ -11,7 +11,8 @@ namespace tendril {
 
 /// \brief Frame of the robot at (q, v): rod centrelines (sampled along each interval's exponential,
 ///        with radius per sample and the RodQuantity values per interval), rigid bodies at their
-///        poses, leaf tips.
+///        poses, leaf tips. A model only the model-agnostic family evaluates (Model::agnostic_only)
+///        is drawn by makeModelAgnosticFrame() (make_agnostic_frame.hpp).
 /// \param[in,out] data workspace; its position stage is recomputed
 FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& v, double t, std::uint64_t index = 0,
