@@ -186,28 +186,28 @@ void addMomentum(const SE3& X, const Eigen::Ref<const Matrix6Xd>& MJ, ModelAgnos
 using Lane = Eigen::Array4d;
 
 // the lower triangle of M_bb += J^T (M J), MJ = M J. J's rows are copied into contiguous columns
-// (J_rows = J^T), so that two columns c, c + 1 of the triangle are six scaled columns of J_rows
-// each, added down them in vector lanes (each J_rows entry loaded once for both), instead of dot
-// products of length 6 that each end in a horizontal sum
+// (J_rows = J^T), so that two columns c, c + 1 of the block are six scaled columns of J_rows each,
+// added down them four rows at a time in vector lanes (each J_rows entry loaded once for both),
+// instead of dot products of length 6 that each end in a horizontal sum. The lanes run up from
+// the last row and may cover rows above the diagonal: the caller overwrites the upper triangle
+// with the lower one, so only fewer than four rows at the top of the block are done one by one.
 void addOwnBlock(const Matrix6Xd& J, const Eigen::Ref<const Matrix6Xd>& MJ,
                  ModelAgnosticWorkspace::JacobianRows& J_rows, Eigen::Ref<Eigen::MatrixXd> M_bb) {
   const Eigen::Index cols = J.cols();
   J_rows.topRows(cols) = J.transpose();
   const Eigen::Index ld = J_rows.rows(), stride = M_bb.outerStride();
   const double* rows = J_rows.data();
-  double* block = M_bb.data();
-  Eigen::Index c = 0;
-  for (; c + 1 < cols; c += 2) {
+  for (Eigen::Index c = 0; c < cols; c += 2) {
+    const bool pair = c + 1 < cols;
     double x[6], y[6];
     for (int k = 0; k < 6; ++k) {
       x[k] = MJ(k, c);
-      y[k] = MJ(k, c + 1);
+      y[k] = pair ? MJ(k, c + 1) : 0.0;
     }
-    double* left = block + c * stride;
+    double* left = M_bb.data() + c * stride;
     double* right = left + stride;
-    left[c] += J.col(c).dot(MJ.col(c));
-    Eigen::Index r = c + 1;
-    for (; r + 4 <= cols; r += 4) {  // four rows in one AVX2 register
+    Eigen::Index r = cols - 4;
+    for (; r >= 0 && r + 4 > c; r -= 4) {  // rows r to r + 3 in one AVX2 register
       Lane sum_x = Lane::Zero(), sum_y = Lane::Zero();
       for (int k = 0; k < 6; ++k) {
         const Lane j = Eigen::Map<const Lane>(rows + k * ld + r);
@@ -215,20 +215,19 @@ void addOwnBlock(const Matrix6Xd& J, const Eigen::Ref<const Matrix6Xd>& MJ,
         sum_y += j * y[k];
       }
       Eigen::Map<Lane>(left + r) += sum_x;
-      Eigen::Map<Lane>(right + r) += sum_y;
+      if (pair) Eigen::Map<Lane>(right + r) += sum_y;
     }
-    for (; r < cols; ++r) {
+    for (Eigen::Index row = c; row < r + 4; ++row) {  // the rows no lane reached
       double sum_x = 0.0, sum_y = 0.0;
       for (int k = 0; k < 6; ++k) {
-        const double j = rows[k * ld + r];
+        const double j = rows[k * ld + row];
         sum_x += j * x[k];
         sum_y += j * y[k];
       }
-      left[r] += sum_x;
-      right[r] += sum_y;
+      left[row] += sum_x;
+      if (pair) right[row] += sum_y;
     }
   }
-  if (c < cols) block[c * stride + c] += J.col(c).dot(MJ.col(c));
 }
 
 // what a body's mass terms feed besides its own block: the blocks against its ancestors (U,
@@ -329,6 +328,31 @@ void ancestorBlocks(ModelAgnosticWorkspace& w, int b) {
   }
 }
 
+// the mass terms of a body whose one element, of inertia M, is D and moves on one column: the
+// world-frame composite-rigid-body step. I = M and the children's composites in world coordinates,
+// F = I S its momentum per unit a_b (S = J_D in world), M_bb = S . F, and the rows against the
+// ancestors F . S_j, written into both triangles directly
+void singleColumnTipMassTerms(ModelAgnosticWorkspace& w, int b, const SpatialInertia& M) {
+  const int p = w.parent[b];
+  SpatialInertia& I = w.I_Q[b];
+  I = M.transformed(w.world_D[b]);
+  I += w.I_D[b];
+  if (p >= 0) w.I_D[p] += I;
+  const Vector6d S = w.S_world[b].col(0);
+  const Vector6d F = I * S;
+  const Eigen::Index i = w.idx_q[b], nv = w.M.rows();
+  w.M(i, i) = S.dot(F);
+  double* column = w.M.data() + i * nv;  // column i: M(k, i) for every k
+  for (int j = p; j >= 0; j = w.parent[j]) {
+    const double* S_j = w.S_world[j].data();
+    for (int c = 0; c < w.nq[j]; ++c) {
+      const Eigen::Index k = w.idx_q[j] + c;
+      column[k] = F.dot(Eigen::Map<const Vector6d>(S_j + 6 * c));
+      w.M(i, k) = column[k];
+    }
+  }
+}
+
 // backward pass: (B1)-(B3) at Q and, with `mass`, the composites, U and the blocks of M
 // (a template on `mass`: the ID's instance carries none of the mass terms' locals)
 template <bool mass>
@@ -340,7 +364,10 @@ void backwardPass(ModelAgnosticWorkspace& w) {
     auto tau_b = w.tau.segment(w.idx_q[b], n);
     auto M_bb = w.M.block(w.idx_q[b], w.idx_q[b], n, n);
     tau_b.setZero();
-    if (mass) {  // (loops: n is small, often 1)
+    // one element at D on one column (a rigid link on a single screw): singleColumnTipMassTerms()
+    const bool single = mass && n == 1 && body.elements.size() == 1 && body.tip_element == 0 &&
+                        body.lumped.element < 0;
+    if (mass && !single) {  // (loops: n is small, often 1)
       for (int c = 0; c < n; ++c) {
         w.U[b].col(c).setZero();
         for (int r = c; r < n; ++r) M_bb(r, c) = 0.0;
@@ -351,13 +378,13 @@ void backwardPass(ModelAgnosticWorkspace& w) {
     // the mass terms: elements summed in Q (I_local, U_b), what moves with D in world (I_distal)
     const int p = w.parent[b];
     MassTermsUse use;
-    if (mass) {
+    if (mass && !single) {
       use.composite = p >= 0;
       for (int j = p; j >= 0 && !use.momentum; j = w.parent[j]) use.momentum = w.nq[j] > 0;
     }
     SpatialInertia I_local, I_distal;
     bool local_columns = false, local_inertia = false;
-    if (mass) I_distal = w.I_D[b];
+    if (mass && !single) I_distal = w.I_D[b];
     for (int k = 0; k < static_cast<int>(body.elements.size()); ++k) {
       const AgnosticElement& e = body.elements[k];
       // D is this element's frame: the children's resultant is projected with it
@@ -373,7 +400,7 @@ void backwardPass(ModelAgnosticWorkspace& w) {
       }
       addJacobianTransposeTimes(e.J, W, tau_b);
       F += applyCoAd(e.X, W);
-      if (!mass) continue;
+      if (!mass || single) continue;
       if (at_tip) {
         I_distal += e.M.transformed(w.world_D[b]);
       } else {
@@ -396,6 +423,10 @@ void backwardPass(ModelAgnosticWorkspace& w) {
     w.F_Q[b] = F;
     if (p >= 0) w.F_D[p] += F;
     if (!mass) continue;
+    if (single) {
+      singleColumnTipMassTerms(w, b, body.elements[0].M);
+      continue;
+    }
     localMomentumInWorld(w, b, local_columns && use.momentum);
     if (body.tip_element >= 0 || loaded_tip) addDistalMassTerms(I_distal, w.S_world[b], w, M_bb);
     if (use.composite) {
