@@ -81,12 +81,24 @@ inline bool atQ(const ModelAgnosticWorkspace& w, int b, const AgnosticElement& e
 // D's pose and Jacobian in the world (after X_D[b] and the body's evaluation)
 void worldDistal(ModelAgnosticWorkspace& w, int b) {
   const int p = w.parent[b];
-  w.world_D[b] = p < 0 ? w.X_D[b] : w.world_D[p] * w.X_D[b];
+  SE3& world = w.world_D[b];
+  if (p < 0) {
+    world = w.X_D[b];
+  } else {  // composed in place (no temporary pose)
+    const SE3 &parent = w.world_D[p], &X = w.X_D[b];
+    world.R.noalias() = parent.R.lazyProduct(X.R);
+    world.p.noalias() = parent.R.lazyProduct(X.p);
+    world.p += parent.p;
+  }
   const Matrix6Xd& J_D = w.evaluations[b].distalJacobian();
   if (w.nq[b] == 1) {
-    w.S_world[b].col(0) = applyAd(w.world_D[b], Vector6d(J_D.col(0)));
+    const Vector6d j = J_D.col(0);
+    auto S = w.S_world[b].col(0);
+    S.head<3>().noalias() = world.R.lazyProduct(j.head<3>());
+    S.tail<3>().noalias() = world.R.lazyProduct(j.tail<3>());
+    S.tail<3>() += world.p.cross(S.head<3>());
   } else if (w.nq[b] > 1) {
-    adColumns(w.world_D[b], J_D, w.S_world[b]);
+    adColumns(world, J_D, w.S_world[b]);
   }
 }
 
