@@ -196,6 +196,9 @@ void addMomentum(const SE3& X, const Eigen::Ref<const Matrix6Xd>& MJ, ModelAgnos
 }
 
 using Lane = Eigen::Array4d;
+// below this many columns the copy of J's rows costs more than the lanes save (instruction counts
+// of the bundled examples: rods of a few modes, spatial constant-curvature segments)
+constexpr Eigen::Index kLaneBlockColumns = 8;
 
 // the lower triangle of M_bb += J^T (M J), MJ = M J. J's rows are copied into contiguous columns
 // (J_rows = J^T), so that two columns c, c + 1 of the block are six scaled columns of J_rows each,
@@ -203,9 +206,24 @@ using Lane = Eigen::Array4d;
 // instead of dot products of length 6 that each end in a horizontal sum. The lanes run up from
 // the last row and may cover rows above the diagonal: the caller overwrites the upper triangle
 // with the lower one, so only fewer than four rows at the top of the block are done one by one.
+// Narrow blocks take the dot products.
 void addOwnBlock(const Matrix6Xd& J, const Eigen::Ref<const Matrix6Xd>& MJ,
                  ModelAgnosticWorkspace::JacobianRows& J_rows, Eigen::Ref<Eigen::MatrixXd> M_bb) {
   const Eigen::Index cols = J.cols();
+  if (cols < kLaneBlockColumns) {  // dot products of J's columns, two block columns at a time
+    Eigen::Index c = 0;
+    for (; c + 1 < cols; c += 2) {
+      const Vector6d x = MJ.col(c), y = MJ.col(c + 1);
+      M_bb(c, c) += J.col(c).dot(x);
+      for (Eigen::Index r = c + 1; r < cols; ++r) {
+        const Vector6d j = J.col(r);
+        M_bb(r, c) += j.dot(x);
+        M_bb(r, c + 1) += j.dot(y);
+      }
+    }
+    if (c < cols) M_bb(c, c) += J.col(c).dot(MJ.col(c));
+    return;
+  }
   J_rows.topRows(cols) = J.transpose();
   const Eigen::Index ld = J_rows.rows(), stride = M_bb.outerStride();
   const double* rows = J_rows.data();
