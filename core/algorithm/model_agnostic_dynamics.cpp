@@ -82,12 +82,24 @@ inline bool atQ(const ModelAgnosticWorkspace& w, int b, const AgnosticElement& e
 // D's pose and Jacobian in the world (after X_D[b] and the body's evaluation)
 void worldDistal(ModelAgnosticWorkspace& w, int b) {
   const int p = w.parent[b];
-  w.world_D[b] = p < 0 ? w.X_D[b] : w.world_D[p] * w.X_D[b];
+  SE3& world = w.world_D[b];
+  if (p < 0) {
+    world = w.X_D[b];
+  } else {  // composed in place (no temporary pose)
+    const SE3 &parent = w.world_D[p], &X = w.X_D[b];
+    world.R.noalias() = parent.R.lazyProduct(X.R);
+    world.p.noalias() = parent.R.lazyProduct(X.p);
+    world.p += parent.p;
+  }
   const Matrix6Xd& J_D = w.evaluations[b].distalJacobian();
   if (w.nq[b] == 1) {
-    w.S_world[b].col(0) = applyAd(w.world_D[b], Vector6d(J_D.col(0)));
+    const Vector6d j = J_D.col(0);
+    auto S = w.S_world[b].col(0);
+    S.head<3>().noalias() = world.R.lazyProduct(j.head<3>());
+    S.tail<3>().noalias() = world.R.lazyProduct(j.tail<3>());
+    S.tail<3>() += world.p.cross(S.head<3>());
   } else if (w.nq[b] > 1) {
-    adColumns(w.world_D[b], J_D, w.S_world[b]);
+    adColumns(world, J_D, w.S_world[b]);
   }
 }
 
@@ -141,8 +153,8 @@ void forwardPass(const Model& model, ModelAgnosticWorkspace& w,
     if (body.tip_element >= 0) {
       const AgnosticElement& tip = body.elements[body.tip_element];
       w.X_D[b] = tip.X;
+      if (mass) worldDistal(w, b);  // the tip element's inertia is summed in world
       if (!w.has_children[b]) continue;
-      if (mass) worldDistal(w, b);
       w.V_D[b] = tip.V;
       w.A_D[b] = tip.A;
       continue;
@@ -184,18 +196,89 @@ void addMomentum(const SE3& X, const Eigen::Ref<const Matrix6Xd>& MJ, ModelAgnos
   U.topRows<3>().noalias() += skew(X.p).lazyProduct(R_bottom);
 }
 
+using Lane = Eigen::Array4d;
+// below this many columns the copy of J's rows costs more than the lanes save (instruction counts
+// of the bundled examples: rods of a few modes, spatial constant-curvature segments)
+constexpr Eigen::Index kLaneBlockColumns = 8;
+
+// the lower triangle of M_bb += J^T (M J), MJ = M J. J's rows are copied into contiguous columns
+// (J_rows = J^T), so that two columns c, c + 1 of the block are six scaled columns of J_rows each,
+// added down them four rows at a time in vector lanes (each J_rows entry loaded once for both),
+// instead of dot products of length 6 that each end in a horizontal sum. The lanes run up from
+// the last row and may cover rows above the diagonal: the caller overwrites the upper triangle
+// with the lower one, so only fewer than four rows at the top of the block are done one by one.
+// Narrow blocks take the dot products.
+void addOwnBlock(const Matrix6Xd& J, const Eigen::Ref<const Matrix6Xd>& MJ,
+                 ModelAgnosticWorkspace::JacobianRows& J_rows, Eigen::Ref<Eigen::MatrixXd> M_bb) {
+  const Eigen::Index cols = J.cols();
+  if (cols < kLaneBlockColumns) {  // dot products of J's columns, two block columns at a time
+    Eigen::Index c = 0;
+    for (; c + 1 < cols; c += 2) {
+      const Vector6d x = MJ.col(c), y = MJ.col(c + 1);
+      M_bb(c, c) += J.col(c).dot(x);
+      for (Eigen::Index r = c + 1; r < cols; ++r) {
+        const Vector6d j = J.col(r);
+        M_bb(r, c) += j.dot(x);
+        M_bb(r, c + 1) += j.dot(y);
+      }
+    }
+    if (c < cols) M_bb(c, c) += J.col(c).dot(MJ.col(c));
+    return;
+  }
+  J_rows.topRows(cols) = J.transpose();
+  const Eigen::Index ld = J_rows.rows(), stride = M_bb.outerStride();
+  const double* rows = J_rows.data();
+  for (Eigen::Index c = 0; c < cols; c += 2) {
+    const bool pair = c + 1 < cols;
+    double x[6], y[6];
+    for (int k = 0; k < 6; ++k) {
+      x[k] = MJ(k, c);
+      y[k] = pair ? MJ(k, c + 1) : 0.0;
+    }
+    double* left = M_bb.data() + c * stride;
+    double* right = left + stride;
+    Eigen::Index r = cols - 4;
+    for (; r >= 0 && r + 4 > c; r -= 4) {  // rows r to r + 3 in one AVX2 register
+      Lane sum_x = Lane::Zero(), sum_y = Lane::Zero();
+      for (int k = 0; k < 6; ++k) {
+        const Lane j = Eigen::Map<const Lane>(rows + k * ld + r);
+        sum_x += j * x[k];
+        sum_y += j * y[k];
+      }
+      Eigen::Map<Lane>(left + r) += sum_x;
+      if (pair) Eigen::Map<Lane>(right + r) += sum_y;
+    }
+    for (Eigen::Index row = c; row < r + 4; ++row) {  // the rows no lane reached
+      double sum_x = 0.0, sum_y = 0.0;
+      for (int k = 0; k < 6; ++k) {
+        const double j = rows[k * ld + row];
+        sum_x += j * x[k];
+        sum_y += j * y[k];
+      }
+      left[row] += sum_x;
+      if (pair) right[row] += sum_y;
+    }
+  }
+}
+
+// what a body's mass terms feed besides its own block: the blocks against its ancestors (U,
+// when an ancestor has coordinates) and its parent's composite inertia (I_Q, when it has a parent)
+struct MassTermsUse {
+  bool momentum = false, composite = false;
+};
+
 // the mass-matrix terms of one inertia I posed at X in Q, moving with Jacobian J (6 x cols):
-// U += Ad*_X I J, the lower triangle of M_bb += J^T I J, I_Q += Ad*_X I Ad_X^-1
+// the lower triangle of M_bb += J^T I J and, as `use` asks, U += Ad*_X I J, I_Q += Ad*_X I Ad_X^-1
 void addMassTerms(const SpatialInertia& I, const Vector6d* diagonal, const SE3& X,
-                  const Matrix6Xd& J, ModelAgnosticWorkspace& w, int b,
+                  const Matrix6Xd& J, MassTermsUse use, ModelAgnosticWorkspace& w, int b,
                   Eigen::Ref<Eigen::MatrixXd> M_bb, SpatialInertia& I_Q) {
   const Eigen::Index cols = J.cols();
+  if (use.composite) addTransformedInertia(I, diagonal, X, I_Q);
   if (cols == 1) {  // a single screw: fixed-size products
     const Vector6d j = J.col(0);
     const Vector6d Mj = diagonal ? Vector6d(diagonal->cwiseProduct(j)) : Vector6d(I * j);
-    w.U[b].col(0) += applyCoAd(X, Mj);
+    if (use.momentum) w.U[b].col(0) += applyCoAd(X, Mj);
     M_bb(0, 0) += j.dot(Mj);
-    addTransformedInertia(I, diagonal, X, I_Q);
     return;
   }
   auto MJ = w.MJ.leftCols(cols);
@@ -204,46 +287,65 @@ void addMassTerms(const SpatialInertia& I, const Vector6d* diagonal, const SE3& 
   } else {
     for (Eigen::Index c = 0; c < cols; ++c) MJ.col(c) = I * Vector6d(J.col(c));
   }
-  addMomentum(X, MJ, w, b);
-  // lower triangle of J^T (M J), two columns at a time (each J column read once per pair)
-  Eigen::Index c = 0;
-  for (; c + 1 < cols; c += 2) {
-    const Vector6d x0 = MJ.col(c), x1 = MJ.col(c + 1);
-    M_bb(c, c) += J.col(c).dot(x0);
-    for (Eigen::Index r = c + 1; r < cols; ++r) {
-      const Vector6d j = J.col(r);
-      M_bb(r, c) += j.dot(x0);
-      M_bb(r, c + 1) += j.dot(x1);
-    }
-  }
-  if (c < cols) M_bb(c, c) += J.col(c).dot(MJ.col(c));
-  addTransformedInertia(I, diagonal, X, I_Q);
+  if (use.momentum) addMomentum(X, MJ, w, b);
+  addOwnBlock(J, MJ, w.J_rows, M_bb);
 }
 
 // the mass-matrix terms of a lumped part at C (X in Q, Jacobian J over the body's leading
 // columns): U += Ad*_X H on its columns, M_yc += H^T J, M_yy += M (lower triangles); its I is
 // C's M and went through addMassTerms
-void addLumpedMassTerms(const AgnosticElement& C, const LumpedInertia& part,
+void addLumpedMassTerms(const AgnosticElement& C, const LumpedInertia& part, MassTermsUse use,
                         ModelAgnosticWorkspace& w, int b, Eigen::Ref<Eigen::MatrixXd> M_bb) {
   for (int j = 0; j < part.n; ++j) {
     const Vector6d H_j = part.H.col(j);
-    w.U[b].col(part.offset + j) += applyCoAd(C.X, H_j);
+    if (use.momentum) w.U[b].col(part.offset + j) += applyCoAd(C.X, H_j);
     for (Eigen::Index c = 0; c < C.J.cols(); ++c) M_bb(part.offset + j, c) += H_j.dot(C.J.col(c));
     for (int k = 0; k <= j; ++k) M_bb(part.offset + j, part.offset + k) += part.M(j, k);
   }
 }
 
-// rows b of M against every ancestor j: U_b (momentum at Q = the parent's D per unit a_b) and
-// J_D of j both in world coordinates, where the pairing needs no transport up the chain
-void ancestorBlocks(ModelAgnosticWorkspace& w, int b) {
+// U_world = Ad*_{world_D[p]} U_b, the momentum of the elements summed in Q in world coordinates
+// (zero when there are none)
+void localMomentumInWorld(ModelAgnosticWorkspace& w, int b, bool any) {
   const int n = w.nq[b], p = w.parent[b];
-  if (n == 0 || p < 0) return;
   auto U_world = w.U_world.leftCols(n);
-  if (n == 1) {
+  if (!any) {
+    U_world.setZero();
+  } else if (p < 0) {
+    U_world = w.U[b];
+  } else if (n == 1) {
     U_world.col(0) = applyCoAd(w.world_D[p], Vector6d(w.U[b].col(0)));
   } else {
     coAdColumns(w.world_D[p], w.U[b], U_world);
   }
+}
+
+// the mass-matrix terms of the inertia I that moves with D (the tip element's and the
+// children's composites), in world coordinates with D's world columns S: U_world += I S and the
+// lower triangle of M_bb += S^T I S
+void addDistalMassTerms(const SpatialInertia& I, const Matrix6Xd& S, ModelAgnosticWorkspace& w,
+                        Eigen::Ref<Eigen::MatrixXd> M_bb) {
+  const Eigen::Index n = S.cols();
+  if (n == 0) return;
+  if (n == 1) {
+    const Vector6d s = S.col(0);
+    const Vector6d F = I * s;
+    w.U_world.col(0) += F;
+    M_bb(0, 0) += s.dot(F);
+    return;
+  }
+  auto F = w.MJ.leftCols(n);
+  for (Eigen::Index c = 0; c < n; ++c) F.col(c) = I * Vector6d(S.col(c));
+  w.U_world.leftCols(n) += F;
+  addOwnBlock(S, F, w.J_rows, M_bb);
+}
+
+// rows b of M against every ancestor j: U_world (the momentum at Q per unit a_b) paired with
+// J_D of j, both in world coordinates, where the pairing needs no transport up the chain
+void ancestorBlocks(ModelAgnosticWorkspace& w, int b) {
+  const int n = w.nq[b], p = w.parent[b];
+  if (n == 0 || p < 0) return;
+  const auto U_world = w.U_world.leftCols(n);
   for (int j = p; j >= 0; j = w.parent[j]) {
     const Matrix6Xd& S = w.S_world[j];
     for (int c = 0; c < w.nq[j]; ++c) {
@@ -257,8 +359,35 @@ void ancestorBlocks(ModelAgnosticWorkspace& w, int b) {
   }
 }
 
+// the mass terms of a body whose one element, of inertia M, is D and moves on one column: the
+// world-frame composite-rigid-body step. I = M and the children's composites in world coordinates,
+// F = I S its momentum per unit a_b (S = J_D in world), M_bb = S . F, and the rows against the
+// ancestors F . S_j, written into both triangles directly
+void singleColumnTipMassTerms(ModelAgnosticWorkspace& w, int b, const SpatialInertia& M) {
+  const int p = w.parent[b];
+  SpatialInertia& I = w.I_Q[b];
+  I = M.transformed(w.world_D[b]);
+  I += w.I_D[b];
+  if (p >= 0) w.I_D[p] += I;
+  const Vector6d S = w.S_world[b].col(0);
+  const Vector6d F = I * S;
+  const Eigen::Index i = w.idx_q[b], nv = w.M.rows();
+  w.M(i, i) = S.dot(F);
+  double* column = w.M.data() + i * nv;  // column i: M(k, i) for every k
+  for (int j = p; j >= 0; j = w.parent[j]) {
+    const double* S_j = w.S_world[j].data();
+    for (int c = 0; c < w.nq[j]; ++c) {
+      const Eigen::Index k = w.idx_q[j] + c;
+      column[k] = F.dot(Eigen::Map<const Vector6d>(S_j + 6 * c));
+      w.M(i, k) = column[k];
+    }
+  }
+}
+
 // backward pass: (B1)-(B3) at Q and, with `mass`, the composites, U and the blocks of M
-void backwardPass(ModelAgnosticWorkspace& w, bool mass) {
+// (a template on `mass`: the ID's instance carries none of the mass terms' locals)
+template <bool mass>
+void backwardPass(ModelAgnosticWorkspace& w) {
   const int n_bodies = static_cast<int>(w.bodies.size());
   for (int b = n_bodies - 1; b >= 0; --b) {
     BodyEvaluation& body = w.evaluations[b];
@@ -266,7 +395,10 @@ void backwardPass(ModelAgnosticWorkspace& w, bool mass) {
     auto tau_b = w.tau.segment(w.idx_q[b], n);
     auto M_bb = w.M.block(w.idx_q[b], w.idx_q[b], n, n);
     tau_b.setZero();
-    if (mass) {  // (loops: n is small, often 1)
+    // one element at D on one column (a rigid link on a single screw): singleColumnTipMassTerms()
+    const bool single = mass && n == 1 && body.elements.size() == 1 && body.tip_element == 0 &&
+                        body.lumped.element < 0;
+    if (mass && !single) {  // (loops: n is small, often 1)
       for (int c = 0; c < n; ++c) {
         w.U[b].col(c).setZero();
         for (int r = c; r < n; ++r) M_bb(r, c) = 0.0;
@@ -274,47 +406,65 @@ void backwardPass(ModelAgnosticWorkspace& w, bool mass) {
     }
     const bool loaded_tip = w.has_children[b] != 0;
     Vector6d F = Vector6d::Zero();
-    SpatialInertia I_Q;
+    // the mass terms: elements summed in Q (I_local, U_b), what moves with D in world (I_distal)
+    const int p = w.parent[b];
+    MassTermsUse use;
+    if (mass && !single) {
+      use.composite = p >= 0;
+      for (int j = p; j >= 0 && !use.momentum; j = w.parent[j]) use.momentum = w.nq[j] > 0;
+    }
+    SpatialInertia I_local, I_distal;
+    bool local_columns = false, local_inertia = false;
+    if (mass && !single) I_distal = w.I_D[b];
     for (int k = 0; k < static_cast<int>(body.elements.size()); ++k) {
       const AgnosticElement& e = body.elements[k];
       // D is this element's frame: the children's resultant is projected with it
-      const bool at_tip = loaded_tip && k == body.tip_element;
-      const Vector6d W = at_tip ? Vector6d(e.W + w.F_D[b]) : e.W;
-      const bool at_Q = atQ(w, b, e);
-      if (at_Q) {  // no columns, no transport
+      const bool at_tip = k == body.tip_element;
+      const Vector6d W = at_tip && loaded_tip ? Vector6d(e.W + w.F_D[b]) : e.W;
+      if (atQ(w, b, e)) {  // no columns, no transport
         F += W;
-        if (!mass) continue;
-        I_Q += e.M;
-        if (at_tip) I_Q += w.I_D[b];
+        if (use.composite) {
+          I_local += e.M;
+          local_inertia = true;
+        }
         continue;
       }
       addJacobianTransposeTimes(e.J, W, tau_b);
       F += applyCoAd(e.X, W);
-      if (!mass) continue;
+      if (!mass || single) continue;
       if (at_tip) {
-        SpatialInertia I = e.M;
-        I += w.I_D[b];
-        addMassTerms(I, nullptr, e.X, e.J, w, b, M_bb, I_Q);
+        I_distal += e.M.transformed(w.world_D[b]);
       } else {
-        addMassTerms(e.M, e.diagonal ? &e.d : nullptr, e.X, e.J, w, b, M_bb, I_Q);
+        addMassTerms(e.M, e.diagonal ? &e.d : nullptr, e.X, e.J, use, w, b, M_bb, I_local);
+        local_columns = local_inertia = true;
       }
     }
     if (const LumpedInertia& part = body.lumped; part.element >= 0) {
       tau_b.segment(part.offset, part.n) += part.tau;
-      if (mass) addLumpedMassTerms(body.elements[part.element], part, w, b, M_bb);
+      if (mass) {
+        addLumpedMassTerms(body.elements[part.element], part, use, w, b, M_bb);
+        local_columns = true;
+      }
     }
     if (loaded_tip && body.tip_element < 0) {
       addJacobianTransposeTimes(body.J_D, w.F_D[b], tau_b);
       F += applyCoAd(w.X_D[b], w.F_D[b]);
-      if (mass) addMassTerms(w.I_D[b], nullptr, w.X_D[b], body.J_D, w, b, M_bb, I_Q);
     }
     // Q is the parent's D: hand the resultants over as they are
     w.F_Q[b] = F;
-    const int p = w.parent[b];
     if (p >= 0) w.F_D[p] += F;
     if (!mass) continue;
-    w.I_Q[b] = I_Q;
-    if (p >= 0) w.I_D[p] += I_Q;
+    if (single) {
+      singleColumnTipMassTerms(w, b, body.elements[0].M);
+      continue;
+    }
+    localMomentumInWorld(w, b, local_columns && use.momentum);
+    if (body.tip_element >= 0 || loaded_tip) addDistalMassTerms(I_distal, w.S_world[b], w, M_bb);
+    if (use.composite) {
+      w.I_Q[b] = I_distal;
+      if (local_inertia) w.I_Q[b] += I_local.transformed(w.world_D[p]);
+      w.I_D[p] += w.I_Q[b];
+    }
     for (int c = 1; c < n; ++c) {
       for (int r = 0; r < c; ++r) M_bb(r, c) = M_bb(c, r);
     }
@@ -329,7 +479,11 @@ void inertialPasses(const Model& model, Data& data, const Eigen::Ref<const Eigen
   ModelAgnosticWorkspace& w = data.agnostic;
   checkArguments(model, w, q.size(), v.size(), a.size());
   forwardPass(model, w, q, v, a, base_acceleration, mass);
-  backwardPass(w, mass);
+  if (mass) {
+    backwardPass<true>(w);
+  } else {
+    backwardPass<false>(w);
+  }
 }
 
 // ID = IID with gravity + K q + D v - B(q) u(t)

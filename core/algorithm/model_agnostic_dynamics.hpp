@@ -80,6 +80,18 @@
 // transform per element instead of one per element plus the placement's, and F, I and U reach the
 // parent's D as they are. P never appears.
 //
+// WORLD COORDINATES FOR THE MASS TERMS. Both factors of M_{i,j} = (Ad*_{W_Q} U_i)^T (Ad_{W_j}
+// J_D,j) are taken to the world (W_Q, W_j the world poses of Q and of j's D) once per body, so that
+// a pairing needs no transport up the chain. What moves with D (the element that is D, if any, and
+// the children's composites) is summed in world coordinates too: its inertia I^w on D's world
+// columns S = Ad_{W_D} J_D gives U's share I^w S and M_ii's S^T I^w S, and the composites add from
+// child to parent with no transform (a rigid link costs one inertia transform, as in the
+// world-frame composite-rigid-body algorithm). The other elements are summed in Q (one transform
+// per element, none per column) and their U and I taken to the world once. A body's U is formed
+// only when an ancestor has coordinates, its composite only when it has a parent. From 8 columns
+// on, the lower triangle of J^T (M J) takes J's rows as contiguous columns, so that each column of
+// the block adds six scaled columns in vector lanes.
+//
 // Not included anywhere here: point loads, contact and fluid loads (buoyancy, drag, added mass),
 // and closed-chain constraint forces.
 

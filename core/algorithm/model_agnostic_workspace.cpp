@@ -46,6 +46,7 @@ ModelAgnosticWorkspace::ModelAgnosticWorkspace(const Model& model) {
   world_D.assign(n_links, SE3::Identity());
   for (int b = 0; b < n_links; ++b) S_world.emplace_back(Matrix6Xd::Zero(6, nq[b]));
   MJ = Matrix6Xd::Zero(6, max_nq);
+  J_rows = JacobianRows::Zero(max_nq, 6);
   U_world = Matrix6Xd::Zero(6, max_nq);
   tau = Eigen::VectorXd::Zero(model.nv);
   M = Eigen::MatrixXd::Zero(model.nv, model.nv);

@@ -47,13 +47,18 @@ struct ModelAgnosticWorkspace {
   /// acceleration)
   std::vector<Vector6d> F_D;
   std::vector<Vector6d> F_Q;  ///< the resultant of the body and its subtree, at Q
-  // mass matrix only (modelAgnosticMIID, modelAgnosticMID)
-  std::vector<SpatialInertia> I_D;  ///< the children's composite inertias, at D
-  std::vector<SpatialInertia> I_Q;  ///< composite inertia of the body and its subtree, at Q
-  /// momentum at Q per unit a_b (6 x nq_b): sum_k Ad*_{X_k} M_k J_k + Ad*_{X_D} I_D J_D
+  // mass matrix only (modelAgnosticMIID, modelAgnosticMID). A body's elements other than its
+  // tip are summed in Q; what moves with D (the tip element, the children) in world coordinates,
+  // where the composites need no transform from one body to the next
+  std::vector<SpatialInertia> I_D;  ///< the children's composite inertias, in world coordinates
+  /// composite inertia of the body and its subtree, in world (bodies with a parent)
+  std::vector<SpatialInertia> I_Q;
+  /// momentum at Q per unit a_b (6 x nq_b) of the elements summed in Q: sum_k Ad*_{X_k} M_k J_k
+  /// (bodies with an ancestor that has coordinates: it pairs with their columns)
   std::vector<Matrix6Xd> U;
-  /// D of body b in the world, and J_D in world coordinates (6 x nq_b), for bodies with children:
-  /// the blocks of M between a body and its ancestors are pairings of world-frame columns
+  /// D of body b in the world, and J_D in world coordinates (6 x nq_b), for bodies with children
+  /// or a tip element: the blocks of M between a body and its ancestors are pairings of
+  /// world-frame columns
   std::vector<SE3> world_D;
   std::vector<Matrix6Xd> S_world;
   // LVP actuation (lvp_actuation.hpp): world Jacobians of two tendon anchors (3 x nv), a
@@ -61,7 +66,9 @@ struct ModelAgnosticWorkspace {
   Eigen::Matrix3Xd anchor_J[2];
   Eigen::VectorXd tendon_gradient, zero_rates, lvp_inputs;
   Matrix6Xd MJ;       ///< 6 x max_nq scratch: an inertia times a Jacobian
-  Matrix6Xd U_world;  ///< 6 x max_nq scratch: U in world coordinates
+  Matrix6Xd U_world;  ///< 6 x max_nq scratch: the body's whole momentum per unit a_b, in world
+  using JacobianRows = Eigen::Matrix<double, Eigen::Dynamic, 6>;
+  JacobianRows J_rows;  ///< max_nq x 6 scratch: a Jacobian transposed (its rows contiguous)
 
   //-------------------- outputs
   Eigen::VectorXd tau;  ///< IID, ID, MIID or MID (nv)

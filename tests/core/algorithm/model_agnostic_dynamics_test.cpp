@@ -120,6 +120,21 @@ RobotDescription rod(int magnus_order) {
   return robot;
 }
 
+// a fixed, unplaced rigid link (no placement in front of it, none in its parent's tip: its
+// element is the frame it hangs from, where the passes skip its transports) between a floating
+// base and two children, a revolute link and a rod
+RobotDescription fixedUnplacedLink() {
+  RobotDescription robot = rod(4);
+  robot.name = "fixed_unplaced_link";
+  LinkDesc rod_link = robot.links.front();
+  rod_link.parent = "middle";
+  LinkDesc base = test::rigidLink("base", "world", JointType::Free);
+  base.rigid().tip = Placement{};
+  robot.links = {base, test::rigidLink("middle", "base", JointType::Fixed),
+                 test::rigidLink("arm", "middle", JointType::Revolute, {0, 1, 0}), rod_link};
+  return robot;
+}
+
 // constant-curvature segments on every kind of joint in front: a planar one on a spherical joint
 // carried by a free base, a spatial one (with elongation) on a universal joint at its tip, a rigid
 // link on the spatial one, and a planar one on a revolute side branch
@@ -155,6 +170,7 @@ std::vector<std::pair<std::string, RobotDescription>> modelsUnderTest() {
   std::vector<std::pair<std::string, RobotDescription>> models;
   models.emplace_back("constant_curvature_tree", constantCurvatureTree());
   models.emplace_back("every_joint_chain", everyJointChain());
+  models.emplace_back("fixed_unplaced_link", fixedUnplacedLink());
   for (unsigned seed : {1u, 2u}) models.emplace_back("rigid_tree", rigidTree(seed));
   for (int order : {2, 4}) {
     models.emplace_back("rod_magnus" + std::to_string(order), rod(order));
@@ -561,6 +577,7 @@ TEST(ModelAgnosticDynamicsTest, ReadsNothingStaleFromTheWorkspace) {
     for (Matrix6Xd& U : w.U) U.setConstant(nan);
     w.MJ.setConstant(nan);
     w.U_world.setConstant(nan);
+    w.J_rows.setConstant(nan);
     for (SE3& pose : w.world_D) pose.p.setConstant(nan);
     for (Matrix6Xd& S : w.S_world) S.setConstant(nan);
     w.tau.setConstant(nan);
@@ -610,6 +627,20 @@ TEST(ModelAgnosticDynamicsTest, BodyPlanFollowsTheLinks) {
   int inertial_frames = 0;
   for (const VirtualJoint& joint : model.joints) inertial_frames += joint.has_inertia ? 1 : 0;
   EXPECT_EQ(elements, inertial_frames);
+}
+
+TEST(ModelAgnosticDynamicsTest, FixedUnplacedLinkIsTheFrameItHangsFrom) {
+  // the model of modelsUnderTest() that takes the passes' path for an element at Q with children
+  const Model model = buildModel(fixedUnplacedLink());
+  const Data data(model);
+  const ModelAgnosticWorkspace& w = data.agnostic;
+  const int middle = 1;
+  ASSERT_EQ(model.links[w.link[middle]].name, "middle");
+  const BodyEvaluation& body = w.evaluations[middle];
+  ASSERT_EQ(body.elements.size(), 1u);
+  EXPECT_TRUE(body.elements[0].at_P);
+  EXPECT_EQ(w.has_placement[middle], 0);
+  EXPECT_EQ(w.has_children[middle], 1);
 }
 
 }  // namespace
