@@ -1,6 +1,7 @@
 #include "core/math/cholesky_columns.hpp"
 
 #include <cassert>
+#include <cmath>
 
 namespace tendril {
 namespace {
@@ -61,30 +62,106 @@ void solveBlock(const CholeskyColumnSolver::RowMajorMatrix& forward,
 CholeskyColumnSolver::CholeskyColumnSolver(Eigen::Index n, Eigen::Index max_columns)
     : forward_(RowMajorMatrix::Zero(n, n)),
       backward_(RowMajorMatrix::Zero(n, n)),
+      inverse_diagonal_(Eigen::VectorXd::Zero(n)),
       rhs_(RowMajorMatrix::Zero(n, paddedColumns(max_columns))) {}
 
 void CholeskyColumnSolver::copyFactor(const Eigen::MatrixXd& L) {
   const Eigen::Index n = L.rows();
+  for (Eigen::Index k = 0; k < n; ++k) forward_.row(k).head(k + 1) = L.row(k).head(k + 1);
+  reverseTranspose();
+}
+
+void CholeskyColumnSolver::reverseTranspose() {
+  const Eigen::Index n = forward_.rows();
+  // row k of backward_: column n-1-k of L from the diagonal down, reversed
   for (Eigen::Index k = 0; k < n; ++k) {
-    // row k of L, and column n-1-k of L from the diagonal down, reversed
-    forward_.row(k).head(k + 1) = L.row(k).head(k + 1);
     const Eigen::Index c = n - 1 - k;
-    backward_.row(k).head(k + 1) = L.col(c).tail(k + 1).reverse().transpose();
+    for (Eigen::Index i = 0; i <= k; ++i) backward_(k, i) = forward_(n - 1 - i, c);
   }
   stale_ = false;
 }
 
-void CholeskyColumnSolver::solveInPlace(const Eigen::MatrixXd& L, Eigen::Ref<Eigen::MatrixXd> X) {
-  assert(L.rows() == forward_.rows() && X.rows() == forward_.rows() && fits(X.cols()));
-  if (stale_) copyFactor(L);
-  const Eigen::Index m = X.cols(), width = paddedColumns(m), stride = rhs_.cols();
-  rhs_.leftCols(m) = X;
-  rhs_.middleCols(m, width - m).setZero();  // zeros, not stale values: never NaN or denormals
+bool CholeskyColumnSolver::factor(const Eigen::MatrixXd& M) {
+  const Eigen::Index n = forward_.rows();
+  assert(M.rows() == n && M.cols() == n);
+  double* const L = forward_.data();
+  const Eigen::Index ld = forward_.cols();
+  using ConstRow = Eigen::Map<const Eigen::VectorXd>;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    double* const L_i = L + i * ld;
+    const double* const M_i = M.col(i).data();  // M(j, i) = M(i, j), j <= i: contiguous
+    for (Eigen::Index j = 0; j < i; ++j) {
+      const double* const L_j = L + j * ld;
+      L_i[j] = (M_i[j] - ConstRow(L_i, j).dot(ConstRow(L_j, j))) * inverse_diagonal_(j);
+    }
+    const double pivot = M_i[i] - ConstRow(L_i, i).squaredNorm();
+    if (!(pivot > 0.0)) {
+      stale_ = true;  // no usable factor
+      return false;
+    }
+    L_i[i] = std::sqrt(pivot);
+    inverse_diagonal_(i) = 1.0 / L_i[i];
+  }
+  reverseTranspose();
+  return true;
+}
+
+void CholeskyColumnSolver::solveColumnInPlace(Eigen::Ref<Eigen::VectorXd> x) const {
+  assert(!stale_ && x.size() == forward_.rows());
+  const Eigen::Index n = forward_.rows();
+  using ConstRow = Eigen::Map<const Eigen::VectorXd>;
+  for (Eigen::Index k = 0; k < n; ++k)  // L y = x: a dot product with row k
+    x(k) = (x(k) - ConstRow(forward_.row(k).data(), k).dot(x.head(k))) / forward_(k, k);
+  for (Eigen::Index k = n - 1; k >= 0; --k) {  // L^T x = y: row k as a column, an axpy
+    x(k) /= forward_(k, k);
+    x.head(k) -= x(k) * ConstRow(forward_.row(k).data(), k);
+  }
+}
+
+void CholeskyColumnSolver::solveRows(Eigen::Index columns) {
+  const Eigen::Index width = paddedColumns(columns), stride = rhs_.cols();
+  rhs_.middleCols(columns, width - columns).setZero();  // zeros, not stale values: never NaN
   double* const data = rhs_.data();
   Eigen::Index c = 0;
   for (; c + 16 <= width; c += 16) solveBlock<16>(forward_, backward_, data + c, stride);
   if (c < width) solveBlock<8>(forward_, backward_, data + c, stride);
+}
+
+void CholeskyColumnSolver::solveInPlace(const Eigen::MatrixXd& L, Eigen::Ref<Eigen::MatrixXd> X) {
+  assert(L.rows() == forward_.rows());
+  if (stale_) copyFactor(L);
+  solveInPlace(X);
+}
+
+void CholeskyColumnSolver::solveInPlace(Eigen::Ref<Eigen::MatrixXd> X) {
+  assert(!stale_ && X.rows() == forward_.rows() && fits(X.cols()));
+  const Eigen::Index m = X.cols();
+  rhs_.leftCols(m) = X;
+  solveRows(m);
   X = rhs_.leftCols(m);
+}
+
+void CholeskyColumnSolver::solvePair(const Eigen::MatrixXd& L,
+                                     const Eigen::Ref<const Eigen::MatrixXd>& B1,
+                                     const Eigen::Ref<const Eigen::MatrixXd>& B2, double scale,
+                                     Eigen::Ref<Eigen::MatrixXd> X1,
+                                     Eigen::Ref<Eigen::MatrixXd> X2) {
+  assert(L.rows() == forward_.rows());
+  if (stale_) copyFactor(L);
+  solvePair(B1, B2, scale, X1, X2);
+}
+
+void CholeskyColumnSolver::solvePair(const Eigen::Ref<const Eigen::MatrixXd>& B1,
+                                     const Eigen::Ref<const Eigen::MatrixXd>& B2, double scale,
+                                     Eigen::Ref<Eigen::MatrixXd> X1,
+                                     Eigen::Ref<Eigen::MatrixXd> X2) {
+  const Eigen::Index m1 = B1.cols(), m2 = B2.cols();
+  assert(!stale_ && B1.rows() == forward_.rows() && B2.rows() == forward_.rows() && fits(m1 + m2));
+  rhs_.leftCols(m1) = B1;
+  rhs_.middleCols(m1, m2) = B2;
+  solveRows(m1 + m2);
+  X1 = scale * rhs_.leftCols(m1);
+  X2 = scale * rhs_.middleCols(m1, m2);
 }
 
 }  // namespace tendril
