@@ -2,11 +2,11 @@
 // M X = B for the small dense M of a robot (a few to a hundred coordinates), with its Cholesky
 // factor M = L L^T formed here (factor()) or copied from an Eigen::LLT. Eigen's triangular solves
 // block for large matrices and run 2-4x below its own matrix product at these sizes
-// (docs/PERFORMANCE.md, "The rigid line"), and its blocked factorisation packs operands for
-// kernels that pay off only at larger sizes. Here both substitutions are left-looking over
-// row-major blocks of 16 columns: three rows of the result are formed together, so each earlier
-// row is loaded once for three fused multiply-adds per packet and the twelve running sums stay in
-// registers; the factor is formed row by row from contiguous dot products.
+// (docs/PERFORMANCE.md, "The rigid line"). Here both substitutions are left-looking over row-major
+// blocks of 16 columns: three rows of the result are formed together, so each earlier row is
+// loaded once for three fused multiply-adds per packet and the twelve running sums stay in
+// registers. The factor is Eigen's blocked one, except on a few coordinates, where contiguous dot
+// products row by row cost less than its set-up.
 
 #include <Eigen/Core>
 
@@ -21,10 +21,10 @@ class CholeskyColumnSolver {
   CholeskyColumnSolver(Eigen::Index n, Eigen::Index max_columns);
 
   /// \brief Factors M = L L^T into the solver's own row-major copies, for the solves without an
-  ///        Eigen::LLT below: row by row as contiguous dot products (Cholesky-Banachiewicz), where
-  ///        Eigen's blocked factorisation packs operands that cost more than the arithmetic at a
-  ///        robot's sizes. Allocation-free.
-  /// \param[in] M n x n symmetric (its upper triangle is read, column by column)
+  ///        Eigen::LLT below: Eigen's blocked LLT in place (rows laid out at the first many-column
+  ///        solve), below kOwnFactorMax coordinates row by row from contiguous dot products
+  ///        (Cholesky-Banachiewicz; latency-bound: slower than Eigen's at 30). Allocation-free.
+  /// \param[in] M n x n symmetric (both triangles stored)
   /// \return false when M is not positive definite
   bool factor(const Eigen::MatrixXd& M);
 

@@ -77,12 +77,16 @@ TEST(CholeskyColumnSolver, FactorsAndSolvesWithoutAnEigenFactor) {
     const Eigen::MatrixXd B = randomMatrix(n, n, rng);
     const Eigen::MatrixXd expected = llt.solve(B);
     const double scale = expected.cwiseAbs().maxCoeff();
-    Eigen::MatrixXd X = B;
-    solver.solveInPlace(X);
-    EXPECT_LT((X - expected).cwiseAbs().maxCoeff(), 1e-13 * scale) << "n " << n;
+    // one column before and after the rows for the many-column kernels are laid out
     Eigen::VectorXd x = B.col(0);
     solver.solveColumnInPlace(x);
     EXPECT_LT((x - expected.col(0)).cwiseAbs().maxCoeff(), 1e-13 * scale) << "n " << n;
+    Eigen::MatrixXd X = B;
+    solver.solveInPlace(X);
+    EXPECT_LT((X - expected).cwiseAbs().maxCoeff(), 1e-13 * scale) << "n " << n;
+    x = B.col(1 % n);
+    solver.solveColumnInPlace(x);
+    EXPECT_LT((x - expected.col(1 % n)).cwiseAbs().maxCoeff(), 1e-13 * scale) << "n " << n;
     Eigen::MatrixXd X1(n, n), X2(n, n);
     solver.solvePair(B, B, 3.0, X1, X2);
     EXPECT_LT((X1 - 3.0 * expected).cwiseAbs().maxCoeff(), 3e-13 * scale) << "n " << n;
