@@ -69,9 +69,7 @@ Data::Data(const Model& model) {
   M = Eigen::MatrixXd::Zero(model.nv, model.nv);
   qdd = Eigen::VectorXd::Zero(model.nv);
   bias = Eigen::VectorXd::Zero(model.nv);
-  // compute() sizes the factor and sets its status (the sizing constructor leaves the status unset)
-  M_factor.compute(Eigen::MatrixXd::Identity(model.nv, model.nv));
-  M_columns = CholeskyColumnSolver(model.nv, std::max(model.nq, model.nv));
+  M_columns = CholeskyColumnSolver(model.nv, 2 * std::max(model.nq, model.nv));
   scratch_6n = Matrix6Xd::Zero(6, max_nq);
   dtau_dq = Eigen::MatrixXd::Zero(model.nv, model.nq);
   dtau_dv = Eigen::MatrixXd::Zero(model.nv, model.nv);

@@ -70,11 +70,10 @@ struct Data {
 
   //-------------------- forward dynamics
   // computed by forwardDynamics(model, data, q, v, tau_applied)
-  Eigen::VectorXd qdd;                   ///< generalised acceleration (nv)
-  Eigen::VectorXd bias;                  ///< ID(q, v, 0) (nv)
-  Eigen::LLT<Eigen::MatrixXd> M_factor;  ///< Cholesky factor of M
-  /// solveMassMatrix() with M_factor on many columns (up to max(nq, nv)): its own copy of the
-  /// factor, taken at the first such solve after each factorisation
+  Eigen::VectorXd qdd;   ///< generalised acceleration (nv)
+  Eigen::VectorXd bias;  ///< ID(q, v, 0) (nv)
+  /// the dense Cholesky factor of M (factorMassMatrix()) and its solves, one column or many (up
+  /// to 2 max(nq, nv): dFD's dq and dv columns together, solveMassMatrixPair())
   CholeskyColumnSolver M_columns;
 
   //-------------------- derivatives of the inverse dynamics

@@ -77,8 +77,8 @@ Eigen::Index paddedColumns(Eigen::Index columns) {
   return (columns + 7) / 8 * 8;
 }
 
-// dense Cholesky (M_factor) or the tree factor: the tree one when M is branched enough that its
-// flops, sum over k of depth(k)^2 / 2, are under a quarter of the dense n^3 / 6 (its short runs
+// dense Cholesky (data.M_columns) or the tree factor: the tree one when M is branched enough that
+// its flops, sum over k of depth(k)^2 / 2, are under a quarter of the dense n^3 / 6 (its short runs
 // are slower per flop than Eigen's blocked kernels)
 int chooseFactor(const Model& model, Data& data) {
   const int n = model.nv;
@@ -94,7 +94,7 @@ int chooseFactor(const Model& model, Data& data) {
   const double dense_flops = std::pow(static_cast<double>(n), 3) / 6.0;
   if (4.0 * tree_flops >= dense_flops) return kFactorDense;
   packedRows(data);
-  data.tree_rhs.resize(n, paddedColumns(n));
+  data.tree_rhs.resize(n, paddedColumns(2 * n));  // the dq and dv columns of dFD together
   return kFactorTree;
 }
 
@@ -162,10 +162,17 @@ void solveTreeColumns(const Data& data, double* X, Eigen::Index stride) {
   const std::vector<int>& parent = data.coordinate_parent;
   const double* const L = data.tree_factor.data();
   const int n = static_cast<int>(start.size()) - 1;
-  // L^T y = x, from the leaves: rows k and k - 1 together when k - 1 is k's parent
+  // L^T y = x, from the leaves: rows k and k - 1 together when k - 1 is k's parent. A row that
+  // is still exactly zero has a zero pivot and changes nothing: it is skipped (right-hand sides
+  // with the sparsity of the tree, such as the derivatives of ID, are zero on every row outside
+  // the ancestors and descendants of their coordinates; NaN is not zero, so it still spreads)
   for (int k = n - 1; k >= 0;) {
     const int diagonal = start[k + 1] - 1;
     Row row_k(X + k * stride);
+    if (!(row_k.array() != 0.0).any()) {
+      --k;
+      continue;
+    }
     const Chunk pivot = row_k / L[diagonal];
     row_k = pivot;
     if (k == 0 || parent[k] != k - 1) {
@@ -212,22 +219,29 @@ void solveTreeColumns(const Data& data, double* X, Eigen::Index stride) {
   }
 }
 
-// X = M^-1 X for many right-hand sides at once: solveTree's substitutions on a row-major copy,
-// padded to whole chunks with zero columns (columns are independent; zeros, not stale values,
-// so that the padding never computes with NaN or denormals)
-void solveTreeRows(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
-  const Eigen::Index m = x.cols(), width = paddedColumns(m), stride = data.tree_rhs.cols();
-  data.tree_rhs.leftCols(m) = x;
-  data.tree_rhs.middleCols(m, width - m).setZero();
+// the substitutions of solveTree on the first `columns` columns of data.tree_rhs, padded to whole
+// chunks with zero columns (columns are independent; zeros, not stale values, so that the padding
+// never computes with NaN or denormals)
+void solveTreeRhs(Data& data, Eigen::Index columns) {
+  const Eigen::Index width = paddedColumns(columns), stride = data.tree_rhs.cols();
+  data.tree_rhs.middleCols(columns, width - columns).setZero();
   double* const X = data.tree_rhs.data();
   Eigen::Index c = 0;
   for (; c + 16 <= width; c += 16) solveTreeColumns<16>(data, X + c, stride);
   if (c < width) solveTreeColumns<8>(data, X + c, stride);
+}
+
+// X = M^-1 X for many right-hand sides at once: solveTree's substitutions on a row-major copy
+void solveTreeRows(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
+  const Eigen::Index m = x.cols();
+  data.tree_rhs.leftCols(m) = x;
+  solveTreeRhs(data, m);
   x = data.tree_rhs.leftCols(m);
 }
 
-// from this many right-hand sides the dense factor's solves take CholeskyColumnSolver (Eigen's
-// triangular solves took 2.5x its time on 14 to 120 columns; one column stays with Eigen)
+// from this many right-hand sides the dense factor's solves take the blocked kernels of
+// CholeskyColumnSolver (Eigen's triangular solves took 2.5x their time on 14 to 120 columns); fewer
+// go column by column (dot products down the rows of L, then axpys up them)
 constexpr Eigen::Index kManyColumns = 4;
 
 }  // namespace
@@ -235,17 +249,15 @@ constexpr Eigen::Index kManyColumns = 4;
 bool factorMassMatrix(const Model& model, Data& data) {
   if (data.mass_factor_kind == kFactorUnset) data.mass_factor_kind = chooseFactor(model, data);
   if (data.mass_factor_kind == kFactorTree) return factorTree(data);
-  data.M_factor.compute(data.M);
-  data.M_columns.markStale();
-  return data.M_factor.info() == Eigen::Success;
+  return data.M_columns.factor(data.M);
 }
 
 void solveMassMatrix(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
   if (data.mass_factor_kind != kFactorTree) {
     if (x.cols() >= kManyColumns && data.M_columns.fits(x.cols())) {
-      data.M_columns.solveInPlace(data.M_factor.matrixLLT(), x);
+      data.M_columns.solveInPlace(x);
     } else {
-      data.M_factor.solveInPlace(x);
+      for (Eigen::Index c = 0; c < x.cols(); ++c) data.M_columns.solveColumnInPlace(x.col(c));
     }
     return;
   }
@@ -254,6 +266,43 @@ void solveMassMatrix(Data& data, Eigen::Ref<Eigen::MatrixXd> x) {
     return;
   }
   solveTreeRows(data, x);
+}
+
+void solveMassMatrixPair(Data& data, const Eigen::Ref<const Eigen::MatrixXd>& b1,
+                         const Eigen::Ref<const Eigen::MatrixXd>& b2, double scale,
+                         Eigen::Ref<Eigen::MatrixXd> x1, Eigen::Ref<Eigen::MatrixXd> x2) {
+  const Eigen::Index m1 = b1.cols(), m2 = b2.cols();
+  const bool tree = data.mass_factor_kind == kFactorTree;
+  const bool fits = tree ? paddedColumns(m1 + m2) <= data.tree_rhs.cols()
+                         : m1 + m2 >= kManyColumns && data.M_columns.fits(m1 + m2);
+  if (!fits) {  // one by one (few columns, or more than the buffers hold)
+    x1 = scale * b1;
+    x2 = scale * b2;
+    solveMassMatrix(data, x1);
+    solveMassMatrix(data, x2);
+    return;
+  }
+  if (!tree) return data.M_columns.solvePair(b1, b2, scale, x1, x2);
+  if (m1 != m2) {
+    data.tree_rhs.leftCols(m1) = b1;
+    data.tree_rhs.middleCols(m1, m2) = b2;
+    solveTreeRhs(data, m1 + m2);
+    x1 = scale * data.tree_rhs.leftCols(m1);
+    x2 = scale * data.tree_rhs.middleCols(m1, m2);
+    return;
+  }
+  // column c of each side by side (dFD: the dq and dv columns of one coordinate), so that a block
+  // of 16 holds the columns of 8 neighbouring coordinates: with right-hand sides of the tree's
+  // sparsity (one limb and its ancestors) more of its rows stay zero for solveTreeColumns to skip
+  for (Eigen::Index c = 0; c < m1; ++c) {
+    data.tree_rhs.col(2 * c) = b1.col(c);
+    data.tree_rhs.col(2 * c + 1) = b2.col(c);
+  }
+  solveTreeRhs(data, 2 * m1);
+  for (Eigen::Index c = 0; c < m1; ++c) {
+    x1.col(c) = scale * data.tree_rhs.col(2 * c);
+    x2.col(c) = scale * data.tree_rhs.col(2 * c + 1);
+  }
 }
 
 const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,

@@ -30,8 +30,15 @@ const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,
 /// \return false when M is not positive definite
 bool factorMassMatrix(const Model& model, Data& data);
 
-/// \brief x = M^-1 x with the factor of M from the last forwardDynamics(): data.M_factor, or for
+/// \brief x = M^-1 x with the factor of M from the last forwardDynamics(): data.M_columns, or for
 /// branched models a tree-sparse M = L^T L (data.tree_factor, O(n depth) instead of O(n^2)).
 void solveMassMatrix(Data& data, Eigen::Ref<Eigen::MatrixXd> x);
+
+/// \brief x1 = scale M^-1 b1 and x2 = scale M^-1 b2 with the factor of solveMassMatrix(), the
+///        columns of both in one sweep over the factor (dFD's dq and dv columns: one padding, one
+///        block structure). b1 may be x1 and b2 may be x2. Allocation-free up to 2 nv columns.
+void solveMassMatrixPair(Data& data, const Eigen::Ref<const Eigen::MatrixXd>& b1,
+                         const Eigen::Ref<const Eigen::MatrixXd>& b2, double scale,
+                         Eigen::Ref<Eigen::MatrixXd> x1, Eigen::Ref<Eigen::MatrixXd> x2);
 
 }  // namespace tendril

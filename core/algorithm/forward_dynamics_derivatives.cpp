@@ -74,10 +74,19 @@ void forwardDynamicsDerivatives(const Model& model, Data& data,
           "the articulated-body route of dFD needs every joint to own its coordinates");
     return articulatedRoute(model, data, q, v, tau_actuation, t);
   }
+  if (model.cables.empty() && model.elastic_blocks.empty()) {
+    // no actuation Jacobian (data.dtau_applied_dq stays zero without cables), stiffness or
+    // damping: the force balance is -dID, so M^-1 is applied to dID itself with the sign folded
+    // into the copy back (three dense n x n passes fewer)
+    forwardDynamics(model, data, q, v, tau_actuation, t);
+    if (!data.qdd.allFinite()) return setNaN(data);
+    inverseDynamicsDerivativesAtKinematics(model, data, v, data.qdd, t);
+    solveMassMatrixPair(data, data.dtau_dq, data.dtau_dv, -1.0, data.dqdd_dq, data.dqdd_dv);
+    return;
+  }
   if (!forceBalanceDerivatives(model, data, q, v, tau_actuation, t, data.dqdd_dq, data.dqdd_dv))
     return setNaN(data);
-  solveMassMatrix(data, data.dqdd_dq);
-  solveMassMatrix(data, data.dqdd_dv);
+  solveMassMatrixPair(data, data.dqdd_dq, data.dqdd_dv, 1.0, data.dqdd_dq, data.dqdd_dv);
 }
 
 }  // namespace tendril

@@ -367,6 +367,38 @@ TEST(ForwardDynamicsTest, TreeFactorSolvesBranchedMassMatrices) {
   }
 }
 
+// solveMassMatrixPair() (dFD's dq and dv columns in one pass, scaled) against two solveMassMatrix()
+// calls, with the tree factor (the underwater robot), the dense one (the soft cantilever) and too
+// few columns for the many-column kernels (one and one)
+TEST(ForwardDynamicsTest, PairSolveMatchesTwoSingleSolves) {
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (const char* name : {"underwater_robot", "soft_cantilever"}) {
+    SCOPED_TRACE(name);
+    const Model model = buildModel(test::example(name));
+    Data data(model);
+    const test::State x = randomState(model, 5);
+    forwardDynamics(model, data, x.q, x.v, x.a);
+    for (const Eigen::Index columns : {Eigen::Index{1}, Eigen::Index{model.nv}}) {
+      const Eigen::MatrixXd B1 =
+          Eigen::MatrixXd::NullaryExpr(model.nv, columns, [&] { return uniform(random); });
+      const Eigen::MatrixXd B2 =
+          Eigen::MatrixXd::NullaryExpr(model.nv, columns, [&] { return uniform(random); });
+      Eigen::MatrixXd expected1 = B1, expected2 = B2;
+      solveMassMatrix(data, expected1);
+      solveMassMatrix(data, expected2);
+      Eigen::MatrixXd X1(model.nv, columns), X2(model.nv, columns);
+      solveMassMatrixPair(data, B1, B2, -2.0, X1, X2);
+      EXPECT_LT(relativeError(X1, -2.0 * expected1), 1e-12) << columns << " columns";
+      EXPECT_LT(relativeError(X2, -2.0 * expected2), 1e-12) << columns << " columns";
+      Eigen::MatrixXd Y1 = B1, Y2 = B2;  // in place
+      solveMassMatrixPair(data, Y1, Y2, 1.0, Y1, Y2);
+      EXPECT_LT(relativeError(Y1, expected1), 1e-12) << columns << " columns";
+      EXPECT_LT(relativeError(Y2, expected2), 1e-12) << columns << " columns";
+    }
+  }
+}
+
 TEST(InverseDynamicsTest, SinglePendulumMatchesClosedForm) {
   RobotDescription robot;
   LinkDesc link = test::rigidLink("pendulum", "world", JointType::Revolute, {0, 0, 1});
