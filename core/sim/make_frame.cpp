@@ -62,8 +62,8 @@ RodShape rodShape(const Model& model, const Data& data, int link, const Eigen::V
 }  // namespace
 
 FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
-                   const Eigen::VectorXd& v, double t, std::uint64_t index,
-                   const Energies& energy) {
+                   const Eigen::VectorXd& v, double t, std::uint64_t index, const Energies& energy,
+                   const ControlRecord& control) {
   forwardKinematics(model, data, q);
   auto frame = std::make_shared<Frame>();
   frame->index = index;
@@ -71,6 +71,7 @@ FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
   frame->q = q;
   frame->v = v;
   frame->energy = energy;
+  frame->control = control;
   const RobotDescription& robot = model.description;
   for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
     const LinkInfo& info = model.links[i];
