@@ -74,11 +74,9 @@ void printControllers(const Model& model, const SimulationResult& result) {
   if (model.controllers.empty() || result.samples.empty()) return;
   const ControlRecord& last = result.samples.back().control;
   const std::vector<std::string> labels = controlledVariableLabels(model);
-  std::cout << "controllers: " << model.controllers.size()
-            << " in the loop (Jacobian by central differences of the closed loop)
-               ";
-      for (std::size_t k = 0;
-           k < labels.size() && static_cast<Eigen::Index>(k) < last.values.size(); ++k) {
+  std::cout << "controllers: " << model.controllers.size() << " in the loop\n";
+  for (std::size_t k = 0; k < labels.size() && static_cast<Eigen::Index>(k) < last.values.size();
+       ++k) {
     const auto i = static_cast<Eigen::Index>(k);
     std::cout << "  " << labels[k] << ": set-point " << last.setpoints(i) << ", value "
               << last.values(i) << " at t = " << result.samples.back().t << " s\n";
