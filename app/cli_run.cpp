@@ -84,15 +84,32 @@ const char* jacobianName(JacobianKind kind) {
   return kind == JacobianKind::Analytic ? "analytic" : "finite differences";
 }
 
-void printRun(const SimulationOptions& sim, const SimulationResult& result) {
+// the controllers' last tracking errors; their laws have no analytical derivatives, so the
+// Jacobian of a controlled model is central differences of the closed loop
+void printControllers(const Model& model, const SimulationResult& result) {
+  if (model.controllers.empty() || result.samples.empty()) return;
+  const ControlRecord& last = result.samples.back().control;
+  const std::vector<std::string> labels = controlledVariableLabels(model);
+  std::cout << "controllers: " << model.controllers.size() << " in the loop\n";
+  for (std::size_t k = 0; k < labels.size() && static_cast<Eigen::Index>(k) < last.values.size();
+       ++k) {
+    const auto i = static_cast<Eigen::Index>(k);
+    std::cout << "  " << labels[k] << ": set-point " << last.setpoints(i) << ", value "
+              << last.values(i) << " at t = " << result.samples.back().t << " s\n";
+  }
+}
+
+void printRun(const SimulationOptions& sim, const SimulationResult& result,
+              bool controlled = false) {
   std::cout << std::defaultfloat << std::setprecision(6) << "simulate: " << result.message << "\n"
             << "integrator: " << integratorName(sim.integrator) << ", " << result.statistics.steps
             << " steps, " << result.statistics.rhs_evaluations
             << (sim.integrator == IntegratorKind::Ida ? " residual evaluations (inverse dynamics), "
                                                       : " dynamics evaluations, ")
             << result.statistics.jacobian_evaluations << " Jacobians ("
-            << (result.family == DynamicsFamily::Engine ? jacobianName(sim.jacobian)
-                                                        : "central differences")
+            << (controlled                                  ? "finite differences: controllers in the loop"
+                : result.family == DynamicsFamily::Engine ? jacobianName(sim.jacobian)
+                                                          : "central differences")
             << ")"
             << (result.statistics.restarts > 0
                     ? ", " + std::to_string(result.statistics.restarts) +
@@ -227,7 +244,8 @@ int runSimulate(const Args& args) {
   const bool quiet = parsed.has("--quiet");
   if (parsed.has("--compare-jacobians")) return compareJacobians(model, sim, quiet);
   const SimulationResult result = runWithProgress(model, sim, quiet);
-  printRun(sim, result);
+  printRun(sim, result, !model.controllers.empty());
+  printControllers(model, result);
   printTips(model, result.samples.back().q, result.family);
   if (parsed.has("--out")) {
     saveTrajectoryCsv(model, result.samples, parsed.value("--out"));

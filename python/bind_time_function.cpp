@@ -26,6 +26,8 @@ const char* kindName(TimeFunction::Kind kind) {
       return "sine";
     case TimeFunction::Kind::Table:
       return "table";
+    case TimeFunction::Kind::Cubic:
+      return "cubic";
   }
   return "";
 }
@@ -38,6 +40,7 @@ void bindTimeFunction(py::module_& m) {
       "A scalar input over time t [s], as a model file stores it: a number (constant) or a dict\n"
       "{'type': 'constant', 'value'} | {'type': 'ramp', 'value', 'start' [s], 'duration' [s]} |\n"
       "{'type': 'sine', 'amplitude', 'frequency' [Hz], 'phase' [rad], 'offset'} |\n"
+      "{'type': 'cubic', 'from', 'to', 'start' [s], 'duration' [s]} (rest to rest) |\n"
       "{'type': 'table', 'points': [[t, value], ...]} (piecewise linear, held outside).\n"
       "Its value is in the unit of what it drives (N for a cable tension).")
       .def(py::init(&fromSpec), py::arg("spec"), "Raises ModelError for an invalid spec.")

@@ -139,10 +139,17 @@ void MainWindow::createPanels() {
   QDockWidget* tip_error =
       addPanel(plots_->tipError(), tr("Tip Error"), "tipErrorDock", Qt::BottomDockWidgetArea);
   plots_->setDocks(tip_error, mismatch);
+  QDockWidget* control =
+      addPanel(plots_->control(), tr("Controllers"), "controlDock", Qt::BottomDockWidgetArea);
+  QDockWidget* control_inputs = addPanel(plots_->controlInputs(), tr("Controller Inputs"),
+                                         "controlInputsDock", Qt::BottomDockWidgetArea);
+  plots_->setControlDock(control);
   // the two diagnostics, each off by default, share a place as tabs
   splitDockWidget(plots, energy, Qt::Horizontal);
   splitDockWidget(energy, mismatch, Qt::Horizontal);
   tabifyDockWidget(mismatch, tip_error);
+  tabifyDockWidget(tip_error, control);
+  tabifyDockWidget(control, control_inputs);
   // the properties need room for three columns: names (indented), values and units
   resizeDocks({docks_[0], docks_[1]}, {250, 330}, Qt::Horizontal);
   resizeDocks({plots, energy, mismatch}, {420, 420, 360}, Qt::Horizontal);

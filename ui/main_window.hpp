@@ -94,6 +94,8 @@ class MainWindow : public QMainWindow {
   bool addPointLoad();
   /// \brief Adds a force input (constant 0) on the joint of the selected link.
   bool addJointInput();
+  /// \brief Edit > Add Controller on the selected link's joint.
+  bool addController();
   /// \brief Adds a closed-loop joint of \p type between the tip of \p link_a and \p link_b (a
   ///        link or "world"), assembled in the reference configuration.
   bool addClosedLoopJoint(const QString& link_a, const QString& link_b, JointType type,

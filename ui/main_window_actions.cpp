@@ -241,6 +241,10 @@ void MainWindowActions::createModelMenu() {
       {&add_input, tr("Add &Joint Input"), "addJointInputAction",
        tr("Drive the joint of the selected link with a force (or a prescribed position)"),
        [this] { w_.editor_->addJointInput(); }},
+      {&add_controller, tr("Add C&ontroller"), "addControllerAction",
+       tr("Drive the joint of the selected link to a set-point with a PD controller that cancels "
+          "gravity and elasticity (type, set-points, gains and limits in the Properties panel)"),
+       [this] { w_.editor_->addController(); }},
       {&add_along_rod, tr("Add Link &Along Rod..."), "addAlongRodAction",
        tr("Attach a new link at a chosen point of the selected rod"),
        [this] { addLinkAlongRodAsked(); }},
@@ -331,7 +335,8 @@ QMenu* MainWindowActions::createContextMenu(QWidget* parent) const {
   menu->addMenu(add_link_menu_);
   menu->addMenu(add_rod_menu_);
   menu->addMenu(add_cc_menu_);
-  for (QAction* action : {add_cable, add_load, add_input, add_along_rod, add_loop}) {
+  for (QAction* action :
+       {add_cable, add_load, add_input, add_controller, add_along_rod, add_loop}) {
     menu->addAction(action);
   }
   menu->addSeparator();
@@ -601,6 +606,7 @@ void MainWindowActions::updateModelActions(const ModelEditor& editor) {
   add_cable->setEnabled(selected != nullptr && hasCentreline(kind));
   add_load->setEnabled(selected != nullptr);
   add_input->setEnabled(selected != nullptr && selected->joint.type != JointType::Fixed);
+  add_controller->setEnabled(add_input->isEnabled());
   add_along_rod->setEnabled(selected != nullptr && kind == BodyKind::Soft);
   add_loop->setEnabled(!robot.links.empty());
   // a rigid link gets an entry of its own in the fluid (rods use the fluid's coefficients)

@@ -45,6 +45,7 @@ class MainWindowActions : public QObject {
   QAction* add_cable = nullptr;
   QAction* add_load = nullptr;
   QAction* add_input = nullptr;
+  QAction* add_controller = nullptr;
   QAction* add_loop = nullptr;
   QAction* add_along_rod = nullptr;
   QAction* environment = nullptr;

@@ -125,6 +125,7 @@ bool MainWindow::addSoftRod(int divisions) { return editor_->addSoftRod(division
 bool MainWindow::addCable() { return editor_->addCable(); }
 bool MainWindow::addPointLoad() { return editor_->addPointLoad(); }
 bool MainWindow::addJointInput() { return editor_->addJointInput(); }
+bool MainWindow::addController() { return editor_->addController(); }
 bool MainWindow::removeSelected() { return editor_->removeSelected(); }
 bool MainWindow::addSelectedLinkToFluid() { return editor_->addSelectedLinkToFluid(); }
 bool MainWindow::removeSelectedLinkFromFluid() { return editor_->removeSelectedLinkFromFluid(); }

@@ -169,6 +169,12 @@ bool ModelEditor::addJointInput() {
   });
 }
 
+bool ModelEditor::addController() {
+  return editWith(tr("Add controller"), tr("Cannot add a controller"), [&](RobotDescription& r) {
+    return QString("/controllers/%1").arg(tendril::addController(r, attachmentParent()));
+  });
+}
+
 bool ModelEditor::addClosedLoopJoint(const QString& link_a, const QString& link_b, JointType type,
                                      bool planar) {
   return editWith(tr("Add closed-loop joint"), tr("Cannot add a closed-loop joint"),

@@ -50,6 +50,9 @@ class ModelEditor : public QObject {
   bool addCable();
   bool addPointLoad();
   bool addJointInput();
+  /// \brief A PD controller with gravity compensation of the selected link's joint (its force
+  ///        input added or named), selected in the properties panel.
+  bool addController();
   bool addClosedLoopJoint(const QString& link_a, const QString& link_b, JointType type,
                           bool planar);
   bool addLinkAlongRod(double abscissa, bool soft, JointType joint);

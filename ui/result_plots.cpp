@@ -59,6 +59,11 @@ ResultPlots::ResultPlots(QWidget* window) : QObject(window) {
          "the same time (Simulate > Use Run as Reference, or Compare with Finite-Difference "
          "Reference); an exact match is drawn at -15.\n"));
   tip_error_->chart()->legend()->hide();  // one series in a narrow tab: the plot needs room
+  control_ = makePlot(window, "controlPlot",
+                      tr("Each controlled variable: its set-point (dashed) and its value over time "
+                         "[rad, m].\n"));
+  control_inputs_ = makePlot(window, "controlInputsPlot",
+                             tr("The inputs the controllers write over time [N m, N].\n"));
   mismatch_ = makePlot(
       window, "mismatchPlot",
       tr("log10 of |J_analytic - J_fd| / |J_fd| for the inverse-dynamics derivatives dID/dq "
@@ -81,6 +86,13 @@ void ResultPlots::clear() {
   tip_error_->setPlaceholderText(noReferenceHint());
   mismatch_->clear();
   mismatch_->setAxisTitles(tr("t [s]"), tr("log10 mismatch"));
+  control_->clear();
+  control_->setAxisTitles(tr("t [s]"), tr("controlled value"));
+  control_inputs_->clear();
+  control_inputs_->setAxisTitles(tr("t [s]"), tr("input [N m, N]"));
+  setpoint_series_.clear();
+  value_series_.clear();
+  input_series_.clear();
   tip_series_ = {-1, -1, -1};
   energy_series_ = {-1, -1, -1, -1, -1};
   tip_error_series_ = -1;
@@ -115,17 +127,52 @@ void ResultPlots::prepareForRun(const TipReference& reference, bool awaiting_twi
   }
 }
 
+void ResultPlots::prepareControllers(const std::vector<std::string>& variables,
+                                     const std::vector<std::string>& inputs) {
+  if (variables.empty()) {
+    const QString hint = tr("No controllers: Model > Add Controller");
+    control_->setPlaceholderText(hint);
+    control_inputs_->setPlaceholderText(hint);
+    return;
+  }
+  for (const std::string& label : variables) {
+    const QString name = QString::fromStdString(label);
+    setpoint_series_.push_back(control_->addSeries(tr("%1 set-point").arg(name)));
+    control_->setSeriesDashed(setpoint_series_.back());
+    value_series_.push_back(control_->addSeries(name));
+  }
+  for (const std::string& label : inputs)
+    input_series_.push_back(control_inputs_->addSeries(QString::fromStdString(label)));
+  if (control_dock_ != nullptr) control_dock_->raise();
+}
+
+// [set-points..., values..., inputs...] of a frame that records them all
+void ResultPlots::appendControl(const Frame& frame, std::vector<QList<QPointF>>& points) const {
+  const ControlRecord& record = frame.control;
+  const auto n = static_cast<Eigen::Index>(setpoint_series_.size());
+  const auto m = static_cast<Eigen::Index>(input_series_.size());
+  if (record.setpoints.size() != n || record.inputs.size() != m) return;
+  for (Eigen::Index k = 0; k < n; ++k) {
+    points[static_cast<std::size_t>(k)].append({frame.t, record.setpoints(k)});
+    points[static_cast<std::size_t>(n + k)].append({frame.t, record.values(k)});
+  }
+  for (Eigen::Index k = 0; k < m; ++k)
+    points[static_cast<std::size_t>(2 * n + k)].append({frame.t, record.inputs(k)});
+}
+
 // one batch per series: the chart relayouts once per delivery, not once per point
 void ResultPlots::appendFrames(const SimulationController& run, std::size_t count,
                                const TipReference& reference) {
   std::array<QList<QPointF>, 3> tip_points;
   std::array<QList<QPointF>, 5> energy_points;
   QList<QPointF> error_points;
+  std::vector<QList<QPointF>> control_points(2 * setpoint_series_.size() + input_series_.size());
   for (; plotted_frames_ < count; ++plotted_frames_) {
     const FramePtr frame = run.frameAt(plotted_frames_);
     if (!frame) {
       break;
     }
+    if (!control_points.empty()) appendControl(*frame, control_points);
     if (!frame->tips_W.empty()) {
       for (std::size_t axis = 0; axis < tip_points.size(); ++axis) {
         tip_points[axis].append({frame->t, frame->tips_W.front()[static_cast<Eigen::Index>(axis)]});
@@ -146,6 +193,13 @@ void ResultPlots::appendFrames(const SimulationController& run, std::size_t coun
     energy_->appendPoints(energy_series_[kind], energy_points[kind]);
   }
   tip_error_->appendPoints(tip_error_series_, error_points);
+  const std::size_t n = setpoint_series_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    control_->appendPoints(setpoint_series_[k], control_points[k]);
+    control_->appendPoints(value_series_[k], control_points[n + k]);
+  }
+  for (std::size_t k = 0; k < input_series_.size(); ++k)
+    control_inputs_->appendPoints(input_series_[k], control_points[2 * n + k]);
   appendMismatch(run, count);
 }
 
@@ -200,7 +254,7 @@ void ResultPlots::explainEmptyMismatch() {
 }
 
 void ResultPlots::setCursors(double t) {
-  for (PlotPanel* plot : {tips_, energy_, tip_error_, mismatch_}) {
+  for (PlotPanel* plot : {tips_, energy_, tip_error_, mismatch_, control_, control_inputs_}) {
     plot->setCursorTime(t);
   }
 }
@@ -221,7 +275,7 @@ QString ResultPlots::staleTitle() {
 }
 
 void ResultPlots::setStale(bool stale) {
-  for (PlotPanel* plot : {tips_, energy_, tip_error_, mismatch_}) {
+  for (PlotPanel* plot : {tips_, energy_, tip_error_, mismatch_, control_, control_inputs_}) {
     plot->chart()->setTitle(stale ? staleTitle() : QString());
   }
 }

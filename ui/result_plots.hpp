@@ -1,13 +1,17 @@
 #pragma once
-// The four plots of a run's results and their series: the first tip's x, y, z, the energies, the
-// tip error against a reference and the Jacobian mismatch. Frames are appended in batches (one
+// The plots of a run's results and their series: the first tip's x, y, z, the energies, the
+// tip error against a reference, the Jacobian mismatch, and the controllers' set-points beside
+// their values and the inputs they write. Frames are appended in batches (one
 // chart relayout per delivery); when the results belong to an earlier version of the model every
 // chart's title says so (setStale).
 
+#include <QList>
 #include <QObject>
+#include <QPointF>
 #include <QString>
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "ui/tip_reference.hpp"
@@ -32,6 +36,16 @@ class ResultPlots : public QObject {
   [[nodiscard]] PlotPanel* energy() const { return energy_; }
   [[nodiscard]] PlotPanel* tipError() const { return tip_error_; }
   [[nodiscard]] PlotPanel* mismatch() const { return mismatch_; }
+  /// \brief Each controlled variable's set-point (dashed) and value over time.
+  [[nodiscard]] PlotPanel* control() const { return control_; }
+  /// \brief The inputs the controllers write over time.
+  [[nodiscard]] PlotPanel* controlInputs() const { return control_inputs_; }
+  /// \brief The dock raised when a run has controllers.
+  void setControlDock(QDockWidget* dock) { control_dock_ = dock; }
+  /// \brief Series for the controllers of a run (core/sim/controllers.hpp labels): a set-point
+  ///        and a value per controlled variable, one per written input; none, and a hint, without.
+  void prepareControllers(const std::vector<std::string>& variables,
+                          const std::vector<std::string>& inputs);
   /// \brief The docks raised when a run plots a tip error or mismatch samples.
   void setDocks(QDockWidget* tip_error, QDockWidget* mismatch);
 
@@ -62,17 +76,25 @@ class ResultPlots : public QObject {
   [[nodiscard]] std::array<int, 5> energySeries() const { return energy_series_; }
   [[nodiscard]] std::array<int, 2> mismatchSeries() const { return mismatch_series_; }
   [[nodiscard]] int tipErrorSeries() const { return tip_error_series_; }
+  [[nodiscard]] const std::vector<int>& setpointSeries() const { return setpoint_series_; }
+  [[nodiscard]] const std::vector<int>& valueSeries() const { return value_series_; }
+  [[nodiscard]] const std::vector<int>& inputSeries() const { return input_series_; }
 
   /// \brief The chart title of stale results.
   [[nodiscard]] static QString staleTitle();
 
  private:
   void appendMismatch(const SimulationController& run, std::size_t count);
+  void appendControl(const struct Frame& frame, std::vector<QList<QPointF>>& points) const;
 
   PlotPanel* tips_ = nullptr;
   PlotPanel* energy_ = nullptr;
   PlotPanel* tip_error_ = nullptr;
   PlotPanel* mismatch_ = nullptr;
+  PlotPanel* control_ = nullptr;
+  PlotPanel* control_inputs_ = nullptr;
+  QDockWidget* control_dock_ = nullptr;
+  std::vector<int> setpoint_series_, value_series_, input_series_;
   QDockWidget* tip_error_dock_ = nullptr;
   QDockWidget* mismatch_dock_ = nullptr;
   std::array<int, 3> tip_series_{-1, -1, -1};  // plot handles of the first tip's x, y, z

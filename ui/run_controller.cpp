@@ -10,6 +10,7 @@
 
 #include "core/algorithm/data.hpp"
 #include "core/io/results_io.hpp"
+#include "core/sim/controllers.hpp"
 #include "core/sim/make_frame.hpp"
 #include "ui/main_window_internal.hpp"
 #include "ui/panels/plot_panel.hpp"
@@ -103,6 +104,7 @@ void RunController::start(ModelPtr model, const RobotDescription& description) {
   }
   adoptResults(description, model);
   plots_->prepareForRun(reference_, twin, mismatch_samples_ > 0);
+  plots_->prepareControllers(controlledVariableLabels(*model), controllerInputLabels(*model));
   plot_clock_.invalidate();
   timeline_->setFrameCount(0);
   timeline_->setFrameInterval(options_.output_interval);
@@ -417,7 +419,8 @@ bool RunController::saveRecording(const QString& path) {
     samples.reserve(simulation_->frameCount());
     for (std::size_t i = 0; i < simulation_->frameCount(); ++i) {
       const FramePtr frame = simulation_->frameAt(i);
-      samples.push_back(Sample{frame->t, frame->q, frame->v, frame->energy});
+      Sample& sample = samples.emplace_back(Sample{frame->t, frame->q, frame->v, frame->energy});
+      sample.control = frame->control;
     }
     saveTrajectoryCsv(*results_model_, samples, toPath(path));
   } catch (const std::exception& error) {
@@ -436,7 +439,7 @@ bool RunController::openRecording(ModelPtr model, const RobotDescription& descri
     Data data(*model);
     for (std::size_t row = 0; row < samples.size(); ++row) {
       const Sample& s = samples[row];
-      frames.push_back(makeFrame(*model, data, s.q, s.v, s.t, row, s.energy));
+      frames.push_back(makeFrame(*model, data, s.q, s.v, s.t, row, s.energy, s.control));
     }
   } catch (const std::exception& error) {
     last_error_ = QString::fromStdString(error.what());
@@ -452,6 +455,8 @@ bool RunController::openRecording(ModelPtr model, const RobotDescription& descri
   simulation_->setRecording(std::move(frames));
   adoptResults(description, std::move(model));
   plots_->prepareForRun(reference_, false, mismatch_samples_ > 0);
+  plots_->prepareControllers(controlledVariableLabels(*results_model_),
+                             controllerInputLabels(*results_model_));
   plots_->appendFrames(*simulation_, simulation_->frameCount(), reference_);
   timeline_->setFrameCount(count);
   timeline_->setFrameInterval(count > 1 ? (simulation_->frameAt(1)->t - simulation_->frameAt(0)->t)

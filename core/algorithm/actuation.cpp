@@ -37,18 +37,20 @@ void actuationForces(const Model& model, const Eigen::Ref<const Eigen::VectorXd>
                      Eigen::Ref<Eigen::VectorXd> tau) {
   tau.setZero();
   for (const CompiledCable& cable : model.cables) {
+    if (cable.controlled) continue;
     const double tension = cable.tension(t);
     if (tension != 0.0) addCableForces(cable, q, tension, tau);
   }
-  for (const CompiledJointInput& input : model.joint_inputs)
-    tau(input.coordinate) += input.value(t);
+  for (const CompiledJointInput& input : model.joint_inputs) {
+    if (!input.controlled) tau(input.coordinate) += input.value(t);
+  }
 }
 
 void actuationJacobian(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                        double t) {
   data.dtau_applied_dq.setZero();
   for (const CompiledCable& cable : model.cables) {
-    const double tension = cable.tension(t);
+    const double tension = cable.controlled ? 0.0 : cable.tension(t);
     if (tension == 0.0) continue;
     for (const CableSample& sample : cable.samples) {
       const CableDirection direction = cableDirection(sample, q);
@@ -64,6 +66,21 @@ void actuationJacobian(const Model& model, Data& data, const Eigen::Ref<const Ei
       block.noalias() -= U.transpose() * PU;
     }
   }
+}
+
+double cableLengthCurvature(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q,
+                            const Eigen::Ref<const Eigen::VectorXd>& v) {
+  double sum = 0.0;
+  for (const CableSample& sample : cable.samples) {
+    const CableDirection direction = cableDirection(sample, q);
+    // T' = U v with U = Phi_linear - d~ Phi_angular; |T|'' at rest in a = v^T U^T P U v
+    const auto v_j = v.segment(sample.idx_q, sample.nq);
+    const Eigen::Vector3d rate =
+        sample.Phi.bottomRows<3>() * v_j - sample.d.cross(sample.Phi.topRows<3>() * v_j);
+    const Eigen::Vector3d normal = rate - direction.t * direction.t.dot(rate);
+    sum += sample.weight * normal.dot(rate) / direction.norm;
+  }
+  return sum;
 }
 
 }  // namespace tendril

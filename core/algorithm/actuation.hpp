@@ -21,6 +21,12 @@ CableDirection cableDirection(const CableSample& sample,
 /// \brief Length of a cable: sum over samples of w |T| (the quadrature of its arc length).
 double cableLength(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q);
 
+/// \brief v^T (d^2 l / dq^2) v of a cable: its length's acceleration at zero generalised
+///        acceleration (J-dot v of the output y = l(q)), sum_i w_i (U_i v)^T (I - t t^T) (U_i v)
+///        / |T_i| with U_i = dT_i/dq.
+double cableLengthCurvature(const CompiledCable& cable, const Eigen::Ref<const Eigen::VectorXd>& q,
+                            const Eigen::Ref<const Eigen::VectorXd>& v);
+
 /// \brief Adds one cable's generalised force at tension T [N]: tau += -T dl/dq
 ///        = -T sum_i w_i Phi_i^T [d~ t; t] (D60 with u = -T). With T = 1 this is the cable's column
 ///        of B(q), the derivative of the static residual with respect to its tension.
@@ -29,7 +35,9 @@ void addCableForces(const CompiledCable& cable, const Eigen::Ref<const Eigen::Ve
 
 /// \brief tau = B(q) u(t). A cable of tension T >= 0 contributes -T dl/dq
 ///        = -T sum_i w_i Phi_i^T [d~ t; t] (D60 with u = -T, so a pulling cable bends the rod
-///        toward itself and shortens it); a joint input adds its value to its coordinate.
+///        toward itself and shortens it); a joint input adds its value to its coordinate. Inputs a
+///        controller writes (`controlled`) are left out: the controller adds them
+///        (core/sim/controllers.hpp).
 /// \param[in] q generalised coordinates (dim model.nq)
 /// \param[in] t time [s] at which the inputs are evaluated
 /// \param[out] tau generalised actuation forces (dim model.nv), overwritten

@@ -116,6 +116,12 @@ double parseNumber(const std::string& text, const std::string& pointer) {
 // "/cables/i/tension/type", "/point_loads/i/scale/type", "/joint_inputs/i/value/type"
 bool isTimeFunctionKind(const std::string& pointer) {
   const std::vector<std::string> parts = components(pointer);
+  // a controller's set-point: /controllers/i/controlled/j/setpoint/type
+  if (parts.size() == 6 && parts[0] == "controllers" && isIndex(parts[1]) &&
+      parts[2] == "controlled" && isIndex(parts[3]) && parts[4] == "setpoint" &&
+      parts[5] == "type") {
+    return true;
+  }
   if (parts.size() != 4 || !isIndex(parts[1]) || parts[3] != "type") return false;
   return (parts[0] == "cables" && parts[2] == "tension") ||
          (parts[0] == "point_loads" && parts[2] == "scale") ||
@@ -126,6 +132,11 @@ bool isTimeFunctionKind(const std::string& pointer) {
 TimeFunction* timeFunctionAt(RobotDescription& robot, const std::string& pointer) {
   const std::vector<std::string> parts = components(pointer);
   const std::size_t i = std::stoul(parts[1]);
+  if (parts[0] == "controllers" && i < robot.controllers.size()) {
+    const std::size_t j = std::stoul(parts[3]);
+    if (j < robot.controllers[i].controlled.size())
+      return &robot.controllers[i].controlled[j].setpoint;
+  }
   if (parts[0] == "cables" && i < robot.cables.size()) return &robot.cables[i].tension;
   if (parts[0] == "point_loads" && i < robot.point_loads.size()) return &robot.point_loads[i].scale;
   if (parts[0] == "joint_inputs" && i < robot.joint_inputs.size()) {
@@ -237,10 +248,11 @@ RobotDescription withValue(const RobotDescription& robot, const std::string& poi
         {"constant", TimeFunction::Kind::Constant},
         {"ramp", TimeFunction::Kind::Ramp},
         {"sine", TimeFunction::Kind::Sine},
-        {"table", TimeFunction::Kind::Table}};
+        {"table", TimeFunction::Kind::Table},
+        {"cubic", TimeFunction::Kind::Cubic}};
     const auto kind = value.is_string() ? kKinds.find(value.get<std::string>()) : kKinds.end();
     if (kind == kKinds.end()) {
-      throw ParseError(pointer, "expected one of constant, ramp, sine, table");
+      throw ParseError(pointer, "expected one of constant, ramp, sine, table, cubic");
     }
     RobotDescription edited = robot;
     TimeFunction* f = timeFunctionAt(edited, pointer);
@@ -319,12 +331,14 @@ namespace {
 std::string drivenUnit(const std::string& pointer) {
   if (contains(pointer, "/tension/")) return "N";
   if (contains(pointer, "/joint_inputs/")) return "N or N m";
+  if (contains(pointer, "/setpoint/")) return "rad or m";
   return "";  // a load's scale multiplies the wrench
 }
 
 // whether \p pointer lies inside a time function (a cable tension, a load scale, an input value)
 bool inTimeFunction(const std::string& pointer) {
   const std::vector<std::string> parts = components(pointer);
+  if (parts.size() >= 6 && parts[0] == "controllers" && parts[4] == "setpoint") return true;
   return parts.size() >= 4 && isIndex(parts[1]) &&
          ((parts[0] == "cables" && parts[2] == "tension") ||
           (parts[0] == "point_loads" && parts[2] == "scale") ||
@@ -336,7 +350,8 @@ std::string timeFunctionUnit(const std::string& key, const std::string& driven) 
   if (key == "frequency") return "Hz";
   if (key == "phase") return "rad";
   if (key == "points") return "s, " + (driven.empty() ? std::string("-") : driven);
-  if (key == "value" || key == "amplitude" || key == "offset") return driven;
+  if (key == "value" || key == "amplitude" || key == "offset" || key == "from" || key == "to")
+    return driven;
   return "";
 }
 
@@ -396,6 +411,13 @@ std::string fieldUnit(const std::string& pointer) {
   const std::string key = lastKey(pointer);
   if (inTimeFunction(pointer)) return timeFunctionUnit(key, drivenUnit(pointer));
   if (contains(pointer, "/limits/")) return limitUnit(key, std::nullopt);
+  if (contains(pointer, "/controllers/")) {
+    // PD gains are a stiffness and a damping; the others set e'' + K_D e' + K_P e = 0
+    if (key == "kp") return "N m/rad or N/m; 1/s^2";
+    if (key == "kd") return "N m s/rad or N s/m; 1/s";
+    if (key == "min" || key == "max") return "N m or N";
+    if (key == "sample_period") return "s";
+  }
   // Hunt-Crossley c multiplies the penetration rate; a rod's material damping is a viscosity
   if (key == "damping") return contains(pointer, "/contact/") ? "s/m" : "Pa s";
   const auto unit = kUnits.find(key);
@@ -468,8 +490,11 @@ std::vector<std::string> fieldChoices(const std::string& pointer) {
   }
   if (key == "frame") return {"local", "global"};
   if (key == "type" && (contains(pointer, "/tension/") || contains(pointer, "/scale/") ||
-                        contains(pointer, "/value/"))) {
-    return {"constant", "ramp", "sine", "table"};
+                        contains(pointer, "/value/") || contains(pointer, "/setpoint/"))) {
+    return {"constant", "ramp", "sine", "table", "cubic"};
+  }
+  if (key == "type" && contains(pointer, "/controllers/")) {
+    return {"pd_gravity_compensation", "computed_torque", "collocated_pfbl"};
   }
   if (key == "mode") return {"force", "position"};
   if (key == "model" && contains(pointer, "/constant_curvature/")) return {"planar", "spatial"};
@@ -581,6 +606,13 @@ TimeFunction convertTimeFunction(const TimeFunction& f, TimeFunction::Kind kind)
       break;
     case TimeFunction::Kind::Table:
       converted.table = {{0.0, level}, {1.0, level}};
+      break;
+    case TimeFunction::Kind::Cubic:
+      // from the old level to the same level: the user sets the end value
+      converted.initial = level;
+      converted.value = level;
+      converted.start = 0.0;
+      converted.duration = 1.0;
       break;
   }
   return converted;
@@ -899,6 +931,82 @@ int addPointLoad(RobotDescription& robot, const std::string& link) {
   return load_index;
 }
 
+namespace {
+
+// the controllers whose inputs, cables or links are gone go with them (a controller of a removed
+// joint has nothing left to drive)
+void dropOrphanControllers(Json& json) {
+  if (!json.contains("controllers")) return;
+  std::set<std::string> inputs, links;
+  for (const char* key : {"joint_inputs", "cables"}) {
+    if (!json.contains(key)) continue;
+    for (const Json& item : json[key]) {
+      if (item.contains("name")) inputs.insert(item["name"].get<std::string>());
+    }
+  }
+  for (const Json& link : json["links"]) links.insert(link["name"].get<std::string>());
+  const auto kept_variable = [&](const Json& variable) {
+    if (variable.contains("cable_length"))
+      return inputs.count(variable["cable_length"].get<std::string>()) > 0;
+    const std::string name = variable.contains("coordinate")
+                                 ? variable["coordinate"].get<std::string>()
+                                 : variable.value("link", std::string());
+    return links.count(name.substr(0, name.find('/'))) > 0;
+  };
+  Json kept = Json::array();
+  for (const Json& controller : json["controllers"]) {
+    bool whole = true;
+    for (const Json& input : controller["inputs"]) {
+      const std::string name =
+          input.is_string() ? input.get<std::string>() : input["name"].get<std::string>();
+      whole = whole && inputs.count(name) > 0;
+    }
+    for (const Json& variable : controller["controlled"]) whole = whole && kept_variable(variable);
+    if (whole) kept.push_back(controller);
+  }
+  json["controllers"] = kept;
+}
+
+}  // namespace
+
+int addController(RobotDescription& robot, const std::string& link) {
+  const int index = findLink(robot, link);
+  if (index < 0 || robot.links[static_cast<std::size_t>(index)].joint.type == JointType::Fixed) {
+    throw ParseError("/controllers",
+                     "a controller drives a link's joint; select a link with a moving joint");
+  }
+  RobotDescription edited = robot;
+  // the force input on the joint's first coordinate, named if it has no name, or a new one
+  auto input = std::find_if(
+      edited.joint_inputs.begin(), edited.joint_inputs.end(), [&](const JointInputDesc& in) {
+        return in.link == link && in.dof == 0 && in.mode == JointInputDesc::Mode::Force;
+      });
+  if (input == edited.joint_inputs.end()) {
+    JointInputDesc added;
+    added.link = link;
+    added.value = TimeFunction::constant(0.0);
+    edited.joint_inputs.push_back(added);
+    input = edited.joint_inputs.end() - 1;
+  }
+  if (input->name.empty()) input->name = uniqueName(edited, link + "_motor");
+  ControllerDesc controller;
+  controller.name = uniqueName(edited, "controller");
+  controller.type = ControllerDesc::Type::PdGravityCompensation;
+  TimeFunction setpoint;
+  setpoint.kind = TimeFunction::Kind::Cubic;  // to half a radian (or metre) in a second
+  setpoint.value = 0.5;
+  setpoint.duration = 1.0;
+  controller.controlled = {{ControlledVariableDesc::Kind::Coordinate, link + "/joint/0", setpoint}};
+  controller.inputs = {{input->name, std::nullopt, std::nullopt}};
+  controller.kp = {10.0};
+  controller.kd = {1.0};
+  edited.controllers.push_back(controller);
+  RobotDescription checked = descriptionFromJson(descriptionToJson(edited));
+  (void)buildModel(checked);  // the coordinate names are known only to the model
+  robot = std::move(checked);
+  return static_cast<int>(robot.controllers.size()) - 1;
+}
+
 void removeItem(RobotDescription& robot, const std::string& pointer) {
   const std::vector<std::string> parts = components(pointer);
   Json json = descriptionToJson(robot);
@@ -923,6 +1031,7 @@ void removeItem(RobotDescription& robot, const std::string& pointer) {
   if (index >= array.size()) throw ParseError(pointer, "no such item");
   if (parts[0] != "links") {
     array.erase(index);
+    dropOrphanControllers(json);
     robot = descriptionFromJson(json);
     return;
   }
@@ -955,6 +1064,7 @@ void removeItem(RobotDescription& robot, const std::string& pointer) {
     }
     json[fluid_bodies] = kept;
   }
+  dropOrphanControllers(json);
   robot = descriptionFromJson(json);
 }
 

@@ -98,9 +98,10 @@ int addCable(RobotDescription& robot, const std::string& link);
 int addPointLoad(RobotDescription& robot, const std::string& link);
 
 /// \brief Removes the item at \p pointer ("/links/i", "/cables/i", "/point_loads/i",
-///        "/joint_inputs/i", "/closed_chains/i", "/environment/fluid/bodies/i"). A link goes with
-///        its descendants and with every cable, load, input, closed chain and fluid entry that
-///        refers to them. \throw ParseError
+///        "/joint_inputs/i", "/closed_chains/i", "/controllers/i", "/environment/fluid/bodies/i").
+///        A link goes with its descendants and with every cable, load, input, closed chain and
+///        fluid entry that refers to them; a controller goes with the inputs, cables or links it
+///        names. \throw ParseError
 void removeItem(RobotDescription& robot, const std::string& pointer);
 
 /// \brief Attaches link \p link at the tip of \p parent (keeping its origin). \throw ParseError for
@@ -134,6 +135,13 @@ int findFluidBody(const RobotDescription& robot, const std::string& link);
 /// \brief Adds a force input (constant 0) on coordinate 0 of the rigid joint of \p link.
 /// \return its index \throw ParseError when the link has no such joint (fixed, or unknown)
 int addJointInput(RobotDescription& robot, const std::string& link);
+
+/// \brief Adds a PD controller with gravity and elastic cancellation of coordinate 0 of the
+///        joint of \p link: it writes the joint's force input there (one is added, constant 0,
+///        when there is none; an unnamed one is named "<link>_motor"), tracks a cubic from 0 to
+///        0.5 over [0, 1] s with K_P = 10, K_D = 1. \return its index in robot.controllers
+/// \throw ParseError when the link has no moving joint (nothing is changed then)
+int addController(RobotDescription& robot, const std::string& link);
 
 /// \brief Adds a closed-chain joint of \p type between the tip of \p link_a (a rigid link's tip
 ///        frame, a soft link's tip section) and \p link_b ("world", or a link: its tip for a

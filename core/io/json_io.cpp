@@ -506,7 +506,8 @@ TimeFunction readTimeFunction(const Json& json, const std::string& pointer) {
       {TimeFunction::Kind::Constant, "constant"},
       {TimeFunction::Kind::Ramp, "ramp"},
       {TimeFunction::Kind::Sine, "sine"},
-      {TimeFunction::Kind::Table, "table"}};
+      {TimeFunction::Kind::Table, "table"},
+      {TimeFunction::Kind::Cubic, "cubic"}};
   f.kind = in.enumeration("type", kinds);
   switch (f.kind) {
     case TimeFunction::Kind::Constant:
@@ -516,6 +517,12 @@ TimeFunction readTimeFunction(const Json& json, const std::string& pointer) {
       f.value = in.number("value");
       f.start = in.nonNegative("start", 0.0);
       f.duration = in.nonNegative("duration", 1.0);
+      break;
+    case TimeFunction::Kind::Cubic:
+      f.initial = in.number("from");
+      f.value = in.number("to");
+      f.start = in.nonNegative("start", 0.0);
+      f.duration = in.positive("duration");
       break;
     case TimeFunction::Kind::Sine:
       f.amplitude = in.number("amplitude");
@@ -630,6 +637,7 @@ PointLoadDesc readPointLoad(const Json& json, const std::string& pointer) {
 JointInputDesc readJointInput(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   JointInputDesc input;
+  input.name = in.string("name", "");
   input.link = in.string("link");
   input.dof = in.integer("dof", 0);
   static const std::map<JointInputDesc::Mode, std::string> modes = {
@@ -638,6 +646,89 @@ JointInputDesc readJointInput(const Json& json, const std::string& pointer) {
   input.value = readTimeFunction(in.required("value"), in.at("value"));
   in.rejectUnknownKeys();
   return input;
+}
+
+const std::map<ControllerDesc::Type, std::string> kControllerTypeNames = {
+    {ControllerDesc::Type::PdGravityCompensation, "pd_gravity_compensation"},
+    {ControllerDesc::Type::ComputedTorque, "computed_torque"},
+    {ControllerDesc::Type::CollocatedPfbl, "collocated_pfbl"}};
+
+// {"coordinate": name} | {"link": name, "dof": k} (the joint's coordinate, "link/joint/k") |
+// {"cable_length": name}, each with its "setpoint"
+ControlledVariableDesc readControlledVariable(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ControlledVariableDesc variable;
+  const bool coordinate = in.has("coordinate"), joint = in.has("link"),
+             cable = in.has("cable_length");
+  if (coordinate + joint + cable != 1) {
+    ObjectReader::fail(pointer,
+                       "a controlled variable needs exactly one of \"coordinate\", \"link\" (with "
+                       "\"dof\") or \"cable_length\"");
+  }
+  if (coordinate) {
+    variable.name = in.string("coordinate");
+  } else if (joint) {
+    variable.name = in.string("link") + "/joint/" + std::to_string(in.integer("dof", 0));
+  } else {
+    variable.kind = ControlledVariableDesc::Kind::CableLength;
+    variable.name = in.string("cable_length");
+  }
+  variable.setpoint = readTimeFunction(in.required("setpoint"), in.at("setpoint"));
+  in.rejectUnknownKeys();
+  return variable;
+}
+
+ControllerInputDesc readControllerInput(const Json& json, const std::string& pointer) {
+  ControllerInputDesc input;
+  if (json.is_string()) {
+    input.name = json.get<std::string>();
+    return input;
+  }
+  ObjectReader in(json, pointer);
+  input.name = in.string("name");
+  if (in.has("min")) input.min = in.number("min");
+  if (in.has("max")) input.max = in.number("max");
+  in.rejectUnknownKeys();
+  return input;
+}
+
+// a gain: one number for every variable, or an array of one per variable
+std::vector<double> readGains(ObjectReader& in, const std::string& key) {
+  const Json& value = in.required(key);
+  if (value.is_number()) return {ObjectReader::asNumber(value, in.at(key))};
+  if (!value.is_array() || value.empty())
+    ObjectReader::fail(in.at(key), "expected a number or a non-empty array of numbers");
+  std::vector<double> gains;
+  for (std::size_t i = 0; i < value.size(); ++i)
+    gains.push_back(ObjectReader::asNumber(value[i], in.at(key + "/" + std::to_string(i))));
+  return gains;
+}
+
+ControllerDesc readController(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ControllerDesc controller;
+  controller.name = in.string("name");
+  controller.type = in.enumeration("type", kControllerTypeNames);
+  const auto list = [&](const std::string& key) -> const Json& {
+    const Json& items = in.required(key);
+    if (!items.is_array() || items.empty())
+      ObjectReader::fail(in.at(key), "expected a non-empty array");
+    return items;
+  };
+  const Json& controlled = list("controlled");
+  for (std::size_t i = 0; i < controlled.size(); ++i) {
+    controller.controlled.push_back(
+        readControlledVariable(controlled[i], in.at("controlled/" + std::to_string(i))));
+  }
+  const Json& inputs = list("inputs");
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    controller.inputs.push_back(
+        readControllerInput(inputs[i], in.at("inputs/" + std::to_string(i))));
+  controller.kp = readGains(in, "kp");
+  controller.kd = readGains(in, "kd");
+  controller.sample_period = in.nonNegative("sample_period", 0.0);
+  in.rejectUnknownKeys();
+  return controller;
 }
 
 ClosedChainFrameDesc readClosedChainFrame(const Json& json, const std::string& pointer) {
@@ -791,6 +882,7 @@ RobotDescription readRobot(const Json& json) {
   robot.lvp_tendons = readArray(in, "lvp_tendons", readLvpTendon);
   robot.cavity_pressures = readArray(in, "cavity_pressures", readCavityPressure);
   robot.point_loads = readArray(in, "point_loads", readPointLoad);
+  robot.controllers = readArray(in, "controllers", readController);
   if (const Json* environment = in.optional("environment"))
     robot.environment = readEnvironment(*environment, "/environment");
   robot.closed_chains = readArray(in, "closed_chains", readClosedChain);
@@ -937,6 +1029,12 @@ Json writeTimeFunction(const TimeFunction& f) {
                   {"offset", f.offset}};
     case TimeFunction::Kind::Table:
       return Json{{"type", "table"}, {"points", f.table}};
+    case TimeFunction::Kind::Cubic:
+      return Json{{"type", "cubic"},
+                  {"from", f.initial},
+                  {"to", f.value},
+                  {"start", f.start},
+                  {"duration", f.duration}};
   }
   return Json();
 }
@@ -980,10 +1078,37 @@ Json writePointLoad(const PointLoadDesc& load) {
 }
 
 Json writeJointInput(const JointInputDesc& input) {
-  Json out{{"link", input.link}, {"dof", input.dof}};
+  Json out = Json::object();
+  if (!input.name.empty()) out["name"] = input.name;
+  out["link"] = input.link;
+  out["dof"] = input.dof;
   if (input.mode == JointInputDesc::Mode::Position) out["mode"] = "position";
   out["value"] = writeTimeFunction(input.value);
   return out;
+}
+
+Json writeController(const ControllerDesc& controller) {
+  Json controlled = Json::array();
+  for (const ControlledVariableDesc& variable : controller.controlled) {
+    const char* key =
+        variable.kind == ControlledVariableDesc::Kind::CableLength ? "cable_length" : "coordinate";
+    controlled.push_back(
+        Json{{key, variable.name}, {"setpoint", writeTimeFunction(variable.setpoint)}});
+  }
+  Json inputs = Json::array();
+  for (const ControllerInputDesc& input : controller.inputs) {
+    Json entry{{"name", input.name}};
+    if (input.min) entry["min"] = *input.min;
+    if (input.max) entry["max"] = *input.max;
+    inputs.push_back(entry);
+  }
+  return Json{{"name", controller.name},
+              {"type", kControllerTypeNames.at(controller.type)},
+              {"controlled", controlled},
+              {"inputs", inputs},
+              {"kp", controller.kp},
+              {"kd", controller.kd},
+              {"sample_period", controller.sample_period}};
 }
 
 Json writeClosedChainFrame(const ClosedChainFrameDesc& frame) {
@@ -1091,6 +1216,7 @@ std::string serializeRobot(const RobotDescription& robot) {
   writeArray(out, "lvp_tendons", robot.lvp_tendons, writeLvpTendon);
   writeArray(out, "cavity_pressures", robot.cavity_pressures, writeCavityPressure);
   writeArray(out, "point_loads", robot.point_loads, writePointLoad);
+  writeArray(out, "controllers", robot.controllers, writeController);
   if (robot.environment != EnvironmentDesc{})
     out["environment"] = writeEnvironment(robot.environment);
   writeArray(out, "closed_chains", robot.closed_chains, writeClosedChain);

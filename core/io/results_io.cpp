@@ -15,6 +15,15 @@
 
 namespace tendril {
 
+ControlColumns controlColumns(const Model& model) {
+  // a comma would split the CSV column
+  const auto clean = [](std::vector<std::string> labels) {
+    for (std::string& label : labels) std::replace(label.begin(), label.end(), ',', ';');
+    return labels;
+  };
+  return {clean(controlledVariableLabels(model)), clean(controllerInputLabels(model))};
+}
+
 TrajectoryTable trajectoryTable(const Model& model, const std::vector<Sample>& samples) {
   TrajectoryTable table;
   table.columns.push_back("t");
@@ -29,6 +38,16 @@ TrajectoryTable trajectoryTable(const Model& model, const std::vector<Sample>& s
   }
   for (const char* energy : {"kinetic", "gravitational", "elastic", "dissipated"})
     table.columns.push_back(energy);
+  const ControlColumns control = controlColumns(model);
+  const bool with_control =
+      !samples.empty() && samples.front().control.setpoints.size() ==
+                              static_cast<Eigen::Index>(control.variables.size());
+  if (with_control) {
+    for (const char* prefix : {"setpoint:", "value:"}) {
+      for (const std::string& label : control.variables) table.columns.push_back(prefix + label);
+    }
+    for (const std::string& label : control.inputs) table.columns.push_back("input:" + label);
+  }
   table.values.resize(static_cast<Eigen::Index>(samples.size()),
                       static_cast<Eigen::Index>(table.columns.size()));
   Data data(model);
@@ -51,6 +70,13 @@ TrajectoryTable trajectoryTable(const Model& model, const std::vector<Sample>& s
     }
     row.segment<4>(c) << s.energy.kinetic, s.energy.gravitational, s.energy.elastic,
         s.energy.dissipated;
+    c += 4;
+    if (!with_control) continue;
+    const ControlRecord& record = s.control;
+    for (const Eigen::VectorXd* series : {&record.setpoints, &record.values, &record.inputs}) {
+      row.segment(c, series->size()) = series->transpose();
+      c += series->size();
+    }
   }
   return table;
 }
@@ -124,6 +150,42 @@ std::size_t requireColumn(const CsvTable& table, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// the controllers' series where the recording has them all (an older recording has none)
+void readControlColumns(const Model& model, const CsvTable& table, std::vector<Sample>& samples) {
+  const ControlColumns control = controlColumns(model);
+  std::vector<std::size_t> columns;
+  for (const char* prefix : {"setpoint:", "value:"}) {
+    for (const std::string& label : control.variables) {
+      const auto column = findColumn(table, prefix + label);
+      if (!column) return;
+      columns.push_back(*column);
+    }
+  }
+  for (const std::string& label : control.inputs) {
+    const auto column = findColumn(table, "input:" + label);
+    if (!column) return;
+    columns.push_back(*column);
+  }
+  const auto n = static_cast<Eigen::Index>(control.variables.size());
+  const auto m = static_cast<Eigen::Index>(control.inputs.size());
+  for (std::size_t r = 0; r < samples.size(); ++r) {
+    ControlRecord& record = samples[r].control;
+    record.setpoints.resize(n);
+    record.values.resize(n);
+    record.inputs.resize(m);
+    for (Eigen::Index k = 0; k < n; ++k) {
+      record.setpoints(k) = table.rows[r].at(columns[static_cast<std::size_t>(k)]);
+      record.values(k) = table.rows[r].at(columns[static_cast<std::size_t>(n + k)]);
+    }
+    for (Eigen::Index k = 0; k < m; ++k)
+      record.inputs(k) = table.rows[r].at(columns[static_cast<std::size_t>(2 * n + k)]);
+  }
+}
+
+}  // namespace
+
 std::vector<Sample> samplesFromTable(const Model& model, const CsvTable& table) {
   const std::size_t t_column = requireColumn(table, "t");
   std::vector<std::size_t> q_columns, v_columns;
@@ -151,6 +213,7 @@ std::vector<Sample> samplesFromTable(const Model& model, const CsvTable& table) 
       if (energy_columns[e]) *energies[e] = row.at(*energy_columns[e]);
     }
   }
+  readControlColumns(model, table, samples);
   return samples;
 }
 

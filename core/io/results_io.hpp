@@ -4,7 +4,9 @@
 //
 // Columns: t, q:<coordinate name>..., v:<coordinate name>..., then for every leaf link
 // tip:<link>:x, y, z (world position [m]) and qw, qx, qy, qz (orientation quaternion), then
-// kinetic, gravitational, elastic, dissipated (energies [J]).
+// kinetic, gravitational, elastic, dissipated (energies [J]); with controllers,
+// setpoint:<controller>: <variable>..., value:<controller>: <variable>..., input:<controller>:
+// <input>... (core/sim/controllers.hpp).
 
 #include <filesystem>
 #include <string>
@@ -14,6 +16,12 @@
 #include "core/sim/simulation.hpp"
 
 namespace tendril {
+
+/// \brief The labels of the controllers' columns (commas replaced, they would split a column).
+struct ControlColumns {
+  std::vector<std::string> variables, inputs;
+};
+ControlColumns controlColumns(const Model& model);
 
 /// \brief A trajectory's columns (the CSV's) and values, one row per sample.
 struct TrajectoryTable {

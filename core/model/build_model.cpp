@@ -4,6 +4,7 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <numeric>
@@ -123,7 +124,7 @@ class ModelBuilder {
       throw ParseError(problem->pointer, problem->reason);
     parent_ = parentIndices(robot_);
     for (const CableDesc& cable : robot_.cables)
-      model_.cables.push_back({cable.name, cable.tension, {}});
+      model_.cables.push_back({cable.name, cable.tension, false, {}});
     model_.links.resize(robot_.links.size());
     for (int i : topologicalOrder(robot_)) addLink(i);
     for (std::size_t i = 0; i < robot_.links.size(); ++i) {
@@ -409,6 +410,96 @@ class ModelBuilder {
     }
   }
 
+  // the coordinate of a name of model_.coordinate_names
+  int coordinateIndex(const std::string& name, const std::string& at) const {
+    const auto& names = model_.coordinate_names;
+    const auto found = std::find(names.begin(), names.end(), name);
+    if (found != names.end()) return static_cast<int>(found - names.begin());
+    std::string known;
+    for (std::size_t k = 0; k < names.size() && k < 12; ++k)
+      known += (k > 0 ? ", " : "") + names[k];
+    if (names.size() > 12) known += ", ...";
+    throw ParseError(
+        at, "unknown coordinate \"" + name + "\" (the model's coordinates: " + known + ")");
+  }
+
+  // references resolved by name (findControllerProblem() checked that the inputs and cables
+  // exist); the written inputs are marked so that their time functions no longer act
+  void compileController(std::size_t i) {
+    const ControllerDesc& desc = robot_.controllers[i];
+    const std::string at = "/controllers/" + std::to_string(i);
+    CompiledController compiled;
+    compiled.name = desc.name;
+    compiled.type = desc.type;
+    compiled.sample_period = desc.sample_period;
+    const auto n = static_cast<Eigen::Index>(desc.controlled.size());
+    for (Eigen::Index k = 0; k < n; ++k) {
+      const ControlledVariableDesc& variable = desc.controlled[k];
+      CompiledController::Variable v{false, 0, variable.setpoint, variable.name};
+      if (variable.kind == ControlledVariableDesc::Kind::CableLength) {
+        v.cable_length = true;
+        v.index = cableIndex(variable.name);
+        v.label = variable.name + " length";
+      } else {
+        const std::string variable_at = at + "/controlled/" + std::to_string(k);
+        v.index = coordinateIndex(variable.name, variable_at);
+        for (const CompiledController::Variable& earlier : compiled.variables) {
+          if (!earlier.cable_length && earlier.index == v.index)
+            throw ParseError(variable_at, "coordinate \"" + variable.name + "\" is listed twice");
+        }
+      }
+      compiled.variables.push_back(v);
+    }
+    if (desc.type == ControllerDesc::Type::ComputedTorque && n != model_.nv) {
+      throw ParseError(at + "/controlled",
+                       "computed torque needs every coordinate controlled (" +
+                           std::to_string(model_.nv) + "; " + std::to_string(n) +
+                           " given): use collocated_pfbl for an underactuated robot");
+    }
+    for (const ControllerInputDesc& input : desc.inputs) {
+      CompiledController::Input in;
+      in.name = input.name;
+      in.min = input.min.value_or(-std::numeric_limits<double>::infinity());
+      in.max = input.max.value_or(std::numeric_limits<double>::infinity());
+      const int cable = cableIndex(input.name);
+      if (cable >= 0) {
+        in.cable = true;
+        in.index = cable;
+        in.min = std::max(in.min, 0.0);  // tendons only pull
+        model_.cables[cable].controlled = true;
+      } else {
+        in.index = forceInputIndex(input.name);
+        model_.joint_inputs[in.index].controlled = true;
+      }
+      compiled.inputs.push_back(in);
+    }
+    const auto gains = [n](const std::vector<double>& values) {
+      return values.size() == 1 ? Eigen::VectorXd::Constant(n, values[0]).eval()
+                                : Eigen::Map<const Eigen::VectorXd>(values.data(), n).eval();
+    };
+    compiled.kp = gains(desc.kp);
+    compiled.kd = gains(desc.kd);
+    model_.controllers.push_back(std::move(compiled));
+  }
+
+  int cableIndex(const std::string& name) const {
+    for (std::size_t c = 0; c < robot_.cables.size(); ++c) {
+      if (robot_.cables[c].name == name) return static_cast<int>(c);
+    }
+    return -1;
+  }
+
+  // the index in model_.joint_inputs (force inputs only, in description order) of a named input
+  int forceInputIndex(const std::string& name) const {
+    int index = 0;
+    for (const JointInputDesc& input : robot_.joint_inputs) {
+      if (input.mode == JointInputDesc::Mode::Position) continue;
+      if (input.name == name) return index;
+      ++index;
+    }
+    return -1;
+  }
+
   void addCableSamples(int link, int d, double X, double w, int idx, const Matrix6Xd& Phi,
                        const Vector6d& xi_star) {
     for (std::size_t c = 0; c < robot_.cables.size(); ++c) {
@@ -455,6 +546,7 @@ class ModelBuilder {
       }
     }
     compileClosedChains();
+    for (std::size_t i = 0; i < robot_.controllers.size(); ++i) compileController(i);
     for (std::size_t i = 0; i < robot_.point_loads.size(); ++i) {
       const PointLoadDesc& load = robot_.point_loads[i];
       const int link = linkIndex(load.link);

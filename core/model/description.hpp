@@ -73,13 +73,15 @@ struct LinkDesc {
   bool operator==(const LinkDesc&) const = default;
 };
 
-/// \brief A scalar input over time: constant, ramp, sine, or a piecewise-linear table.
+/// \brief A scalar input over time: constant, ramp, sine, a piecewise-linear table, or a cubic
+///        rest-to-rest move.
 struct TimeFunction {
-  enum class Kind { Constant, Ramp, Sine, Table };
+  enum class Kind { Constant, Ramp, Sine, Table, Cubic };
   Kind kind = Kind::Constant;
-  double value = 0.0;      ///< constant: the value; ramp: the final value
-  double start = 0.0;      ///< ramp: start time [s] (value 0 before)
-  double duration = 1.0;   ///< ramp: time to reach the value [s]
+  double value = 0.0;      ///< constant: the value; ramp, cubic: the final value
+  double initial = 0.0;    ///< cubic: the value up to start
+  double start = 0.0;      ///< ramp: start time [s] (value 0 before); cubic: t0
+  double duration = 1.0;   ///< ramp: time to reach the value [s]; cubic: t1 - t0
   double amplitude = 0.0;  ///< sine: offset + amplitude sin(2 pi frequency t + phase)
   double frequency = 1.0;  ///< sine [Hz]
   double phase = 0.0;      ///< sine [rad]
@@ -89,7 +91,9 @@ struct TimeFunction {
   double operator()(double t) const;
   /// \brief d^order f / dt^order for order 0, 1, 2. Ramp and table are piecewise linear: their
   ///        first derivative is the slope of the piece holding t (the later piece at a node),
-  ///        their second derivative is 0 (the velocity jumps at the kinks).
+  ///        their second derivative is 0 (the velocity jumps at the kinks). The cubic
+  ///        initial + (value - initial) (3 s^2 - 2 s^3), s = (t - t0) / (t1 - t0), starts and ends
+  ///        at rest; its acceleration jumps at t0 and t1 (the value on [t0, t1) is returned).
   double derivative(double t, int order) const;
   static TimeFunction constant(double value) {
     TimeFunction f;
@@ -104,6 +108,7 @@ struct TimeFunction {
 ///        planar, spherical and free joints, whose coordinates are exponential coordinates, the
 ///        force conjugate to that coordinate (not a torque about a fixed axis).
 struct JointInputDesc {
+  std::string name;  ///< optional; a controller names the inputs it writes
   /// Force: `value` is the generalised force. Position: the coordinate is prescribed, q_k =
   /// value(t) [rad or m] (joint-coordinate control, docs/theory/gvs.md §11); the effort holding it
   /// is an output.
@@ -270,6 +275,45 @@ struct EnvironmentDesc {
   bool operator==(const EnvironmentDesc&) const = default;
 };
 
+/// \brief A variable a controller drives to its set-point: a coordinate (one of the names of
+///        Model::coordinate_names, e.g. "arm/joint/0" or "rod/div0/bend_y/0") or the length of a
+///        cable (collocated with the cable's tension).
+struct ControlledVariableDesc {
+  enum class Kind { Coordinate, CableLength };
+  Kind kind = Kind::Coordinate;
+  std::string name;       ///< the coordinate's name, or the cable's name
+  TimeFunction setpoint;  ///< the desired value over time [rad, m]
+  bool operator==(const ControlledVariableDesc&) const = default;
+};
+
+/// \brief An input a controller writes: a force-mode joint input or a cable, by name, with its
+///        saturation. A cable never pushes: its tension is at least max(min, 0).
+struct ControllerInputDesc {
+  std::string name;
+  std::optional<double> min, max;  ///< [N m, N]; absent: unbounded
+  bool operator==(const ControllerInputDesc&) const = default;
+};
+
+/// \brief A feedback law evaluated inside the dynamics (docs/theory/controllers.md): it reads the
+///        state and writes inputs, replacing the inputs' own time functions.
+struct ControllerDesc {
+  /// PdGravityCompensation: u = A^-1 [K_P e + K_D e' + g(q) + s(q)] (A: the inputs' rows at the
+  /// controlled coordinates). ComputedTorque: u = B^-1 ID(q, v, y_d'' + K_D e' + K_P e), every
+  /// coordinate controlled. CollocatedPfbl: partial feedback linearisation of the outputs.
+  enum class Type { PdGravityCompensation, ComputedTorque, CollocatedPfbl };
+  std::string name;
+  Type type = Type::PdGravityCompensation;
+  std::vector<ControlledVariableDesc> controlled;
+  std::vector<ControllerInputDesc> inputs;  ///< as many as controlled variables
+  /// proportional and derivative gains: one for every variable, or one per variable. PD: a
+  /// stiffness and damping [N m/rad, N/m; N m s/rad, N s/m]; computed torque and PFBL: the
+  /// error dynamics e'' + K_D e' + K_P e = 0 [1/s^2; 1/s]
+  std::vector<double> kp{1.0};
+  std::vector<double> kd{1.0};
+  double sample_period = 0.0;  ///< zero-order hold [s]; 0 = at every evaluation
+  bool operator==(const ControllerDesc&) const = default;
+};
+
 struct RobotDescription {
   std::string name = "untitled";
   std::string description;        ///< free text: provenance, parameter choices (JSON "description")
@@ -280,6 +324,7 @@ struct RobotDescription {
   std::vector<LvpTendonDesc> lvp_tendons;
   std::vector<CavityPressureDesc> cavity_pressures;
   std::vector<PointLoadDesc> point_loads;
+  std::vector<ControllerDesc> controllers;
   EnvironmentDesc environment;  ///< contact obstacles and surrounding fluid
   std::vector<ClosedChainDesc> closed_chains;
   /// Baumgarte stabilisation time constant T_B of the closed-chain constraints [s]

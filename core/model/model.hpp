@@ -117,6 +117,7 @@ struct CableSample {
 struct CompiledCable {
   std::string name;
   TimeFunction tension;
+  bool controlled = false;  ///< a controller writes its tension (actuationForces() skips it)
   std::vector<CableSample> samples;
 };
 
@@ -164,6 +165,30 @@ struct CompiledEnvironment {
 struct CompiledJointInput {
   int coordinate = 0;
   TimeFunction value;
+  bool controlled = false;  ///< a controller writes its value (actuationForces() skips it)
+};
+
+/// \brief A controller of the description with its references resolved
+///        (core/algorithm/controller.hpp evaluates it).
+struct CompiledController {
+  std::string name;
+  ControllerDesc::Type type = ControllerDesc::Type::PdGravityCompensation;
+  struct Variable {
+    bool cable_length = false;  ///< else a coordinate
+    int index = 0;              ///< the coordinate, or the cable in Model::cables
+    TimeFunction setpoint;
+    std::string label;  ///< the coordinate's name, or "<cable> length"
+  };
+  struct Input {
+    bool cable = false;           ///< else a joint input
+    int index = 0;                ///< in Model::cables or Model::joint_inputs
+    double min = 0.0, max = 0.0;  ///< saturation (-inf, +inf when unbounded; a cable's min >= 0)
+    std::string name;
+  };
+  std::vector<Variable> variables;
+  std::vector<Input> inputs;   ///< as many as variables
+  Eigen::VectorXd kp, kd;      ///< one per variable
+  double sample_period = 0.0;  ///< zero-order hold [s]; 0 = every evaluation
 };
 
 /// \brief A coordinate prescribed by a position-mode joint input: q_k = position(t).
@@ -247,6 +272,7 @@ struct Model {
   std::vector<CompiledJointInput> joint_inputs;
   std::vector<CompiledPrescribedCoordinate> prescribed;  ///< joint-coordinate control (3.4)
   std::vector<CompiledClosedChain> closed_chains;        ///< loop-closing joints (3.5)
+  std::vector<CompiledController> controllers;           ///< feedback laws in the dynamics
   int n_constraints = 0;                   ///< rows of the stacked closed-chain constraints
   double constraint_time_constant = 0.01;  ///< Baumgarte T_B [s]
   CompiledEnvironment environment;         ///< contact and fluid loads

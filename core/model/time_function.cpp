@@ -6,6 +6,20 @@
 
 namespace tendril {
 
+namespace {
+
+// the normalised time of a cubic on [start, start + duration], clamped to [0, 1]
+double cubicPhase(const TimeFunction& f, double t) {
+  if (f.duration <= 0.0) return t < f.start ? 0.0 : 1.0;
+  return std::clamp((t - f.start) / f.duration, 0.0, 1.0);
+}
+
+bool insideCubic(const TimeFunction& f, double t) {
+  return f.duration > 0.0 && t >= f.start && t < f.start + f.duration;
+}
+
+}  // namespace
+
 double TimeFunction::operator()(double t) const {
   switch (kind) {
     case Kind::Constant:
@@ -26,6 +40,10 @@ double TimeFunction::operator()(double t) const {
       const auto& [t1, v1] = *upper;
       const auto& [t0, v0] = *(upper - 1);
       return v0 + (v1 - v0) * (t - t0) / (t1 - t0);
+    }
+    case Kind::Cubic: {
+      const double s = cubicPhase(*this, t);
+      return initial + (value - initial) * s * s * (3.0 - 2.0 * s);
     }
   }
   return 0.0;
@@ -55,6 +73,12 @@ double TimeFunction::derivative(double t, int order) const {
       const auto& [t1, v1] = *upper;
       const auto& [t0, v0] = *(upper - 1);
       return (v1 - v0) / (t1 - t0);
+    }
+    case Kind::Cubic: {
+      if (!insideCubic(*this, t)) return 0.0;
+      const double s = cubicPhase(*this, t), rise = value - initial;
+      return order == 1 ? rise * 6.0 * s * (1.0 - s) / duration
+                        : rise * (6.0 - 12.0 * s) / (duration * duration);
     }
   }
   return 0.0;

@@ -205,6 +205,7 @@ std::optional<DescriptionProblem> findReferenceProblem(const RobotDescription& r
   }
   if (auto problem = findClosedChainProblem(robot)) return problem;
   if (auto problem = findEnvironmentProblem(robot)) return problem;
+  if (auto problem = findControllerProblem(robot)) return problem;
   return std::nullopt;
 }
 
@@ -399,6 +400,112 @@ std::vector<int> topologicalOrder(const RobotDescription& robot) {
     }
   }
   return order;
+}
+
+namespace {
+
+// the problem of one controller's gain list: one entry, or one per controlled variable, finite
+std::optional<DescriptionProblem> findGainProblem(const std::vector<double>& gains,
+                                                  std::size_t variables, const std::string& at) {
+  if (gains.size() != 1 && gains.size() != variables) {
+    return DescriptionProblem{at, "has " + std::to_string(gains.size()) +
+                                      " entries; expected 1 (for every variable) or " +
+                                      std::to_string(variables) + " (one per controlled variable)"};
+  }
+  for (std::size_t k = 0; k < gains.size(); ++k) {
+    if (!std::isfinite(gains[k])) {
+      return DescriptionProblem{gains.size() == 1 ? at : at + "/" + std::to_string(k),
+                                "must be finite"};
+    }
+  }
+  return std::nullopt;
+}
+
+// a force-mode joint input or a cable of that name
+bool isControllableInput(const RobotDescription& robot, const std::string& name,
+                         std::string& why_not) {
+  for (const JointInputDesc& input : robot.joint_inputs) {
+    if (input.name != name) continue;
+    if (input.mode == JointInputDesc::Mode::Force) return true;
+    why_not = "input \"" + name + "\" prescribes a position; a controller writes forces";
+    return false;
+  }
+  for (const CableDesc& cable : robot.cables) {
+    if (cable.name == name) return true;
+  }
+  why_not = "unknown input \"" + name + "\" (name a joint input or a cable)";
+  return false;
+}
+
+}  // namespace
+
+std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& robot) {
+  // a controller finds its inputs by name: no name may stand for two inputs
+  std::map<std::string, std::string> named;  // input name -> pointer of its first holder
+  for (std::size_t i = 0; i < robot.joint_inputs.size(); ++i) {
+    const std::string& name = robot.joint_inputs[i].name;
+    if (name.empty()) continue;
+    const std::string at = "/joint_inputs/" + std::to_string(i) + "/name";
+    if (!named.emplace(name, at).second)
+      return DescriptionProblem{at, "duplicate input name \"" + name + "\""};
+  }
+  for (std::size_t i = 0; i < robot.cables.size(); ++i) {
+    const std::string& name = robot.cables[i].name;
+    if (const auto first = named.find(name); first != named.end()) {
+      return DescriptionProblem{"/cables/" + std::to_string(i) + "/name",
+                                "\"" + name + "\" also names " + first->second};
+    }
+  }
+  std::map<std::string, std::string> written_by;  // input name -> pointer of its first writer
+  for (std::size_t i = 0; i < robot.controllers.size(); ++i) {
+    const ControllerDesc& controller = robot.controllers[i];
+    const std::string at = "/controllers/" + std::to_string(i);
+    if (controller.name.empty()) return DescriptionProblem{at + "/name", "must be non-empty"};
+    const std::size_t n = controller.controlled.size();
+    if (n == 0) return DescriptionProblem{at + "/controlled", "expected a non-empty array"};
+    for (std::size_t k = 0; k < n; ++k) {
+      const ControlledVariableDesc& variable = controller.controlled[k];
+      const std::string variable_at = at + "/controlled/" + std::to_string(k);
+      if (variable.kind != ControlledVariableDesc::Kind::CableLength) continue;
+      if (controller.type != ControllerDesc::Type::CollocatedPfbl) {
+        return DescriptionProblem{variable_at + "/cable_length",
+                                  "only a collocated_pfbl controller drives outputs; this "
+                                  "controller type drives coordinates"};
+      }
+      const bool known = std::any_of(robot.cables.begin(), robot.cables.end(),
+                                     [&](const CableDesc& c) { return c.name == variable.name; });
+      if (!known) {
+        return DescriptionProblem{variable_at + "/cable_length",
+                                  "unknown cable \"" + variable.name + "\""};
+      }
+    }
+    if (controller.inputs.size() != n) {
+      return DescriptionProblem{at + "/inputs", "has " + std::to_string(controller.inputs.size()) +
+                                                    " inputs for " + std::to_string(n) +
+                                                    " controlled variables; expected as many"};
+    }
+    for (std::size_t k = 0; k < n; ++k) {
+      const ControllerInputDesc& input = controller.inputs[k];
+      const std::string input_at = at + "/inputs/" + std::to_string(k);
+      std::string why_not;
+      if (!isControllableInput(robot, input.name, why_not))
+        return DescriptionProblem{input_at, why_not};
+      if (const auto first = written_by.find(input.name); first != written_by.end()) {
+        return DescriptionProblem{
+            input_at, "input \"" + input.name + "\" is already written by " + first->second};
+      }
+      written_by[input.name] = input_at;
+      if (input.min && input.max && !(*input.min <= *input.max))
+        return DescriptionProblem{input_at + "/max", "must not be below min"};
+    }
+    if (auto problem = findGainProblem(controller.kp, n, at + "/kp")) return problem;
+    if (auto problem = findGainProblem(controller.kd, n, at + "/kd")) return problem;
+    if (!(controller.sample_period >= 0.0) || !std::isfinite(controller.sample_period)) {
+      return DescriptionProblem{at + "/sample_period",
+                                "must not be negative (0: every evaluation)"};
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace tendril

@@ -34,6 +34,13 @@ std::optional<DescriptionProblem> findClosedChainProblem(const RobotDescription&
 ///        or listed twice. Called by findReferenceProblem().
 std::optional<DescriptionProblem> findEnvironmentProblem(const RobotDescription& robot);
 
+/// \brief First problem of the controllers: an unknown cable or input, an input that is not a
+///        force (a position-mode joint input) or that two controllers write, inputs not as many as
+///        the controlled variables, gains of the wrong size, a negative sample period, a cable
+///        length under a controller that drives coordinates. Coordinate names are resolved by
+///        buildModel(), which knows them. Called by findReferenceProblem().
+std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& robot);
+
 /// \brief First division whose Gauss points cannot resolve its basis: fewer points than modes of
 ///        a strain component makes the stiffness matrix singular.
 std::optional<DescriptionProblem> findDiscretisationProblem(const RobotDescription& robot);

@@ -51,6 +51,9 @@ class BdfStepper final : public SundialsStepper {
                  std::string& error) override {
     double t_reached = 0.0;
     last_error_.clear();
+    // a held controller input changes at t_out: no step may cross it (CVODE would interpolate
+    // back from beyond, on the old input)
+    if (system_.controllers() && system_.controllers()->sampled()) CVodeSetStopTime(memory_, t_out);
     int flag = CVode(memory_, t_out, y_, &t_reached, CV_NORMAL);
     while (stepSizeCollapsed(flag) && mayRestart(t_reached)) {
       restartAt(t_reached);

@@ -51,7 +51,8 @@ DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacob
       data_(model),
       jacobian_(std::move(jacobian)),
       analytic_(family_ == DynamicsFamily::Engine &&
-                dynamic_cast<const AnalyticJacobian*>(jacobian_.get()) != nullptr),
+                dynamic_cast<const AnalyticJacobian*>(jacobian_.get()) != nullptr &&
+                model.controllers.empty()),
       tau_(model.nv),
       q_r_(model.nq),
       v_r_(model.nv),
@@ -64,13 +65,32 @@ DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacob
     agnostic_poses_ = ModelAgnosticPoses(model, data_);
     agnostic_qdd_.resize(model.nv);
   }
+  if (!model.controllers.empty()) {
+    // the agnostic acceleration takes its inputs from the time functions inside its pass
+    if (agnostic())
+      throw std::invalid_argument(
+          "controllers do not run on the model-agnostic family yet: this model needs it for its "
+          "bodies, or it was asked for");
+    controllers_ = std::make_unique<ControllerLoop>(model);
+  }
+}
+
+void DynamicsSystem::inputForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                 Eigen::Ref<Eigen::VectorXd> tau) {
+  actuationForces(model_, q, t, tau);
+  if (controllers_) controllers_->addForces(t, q, v, tau);
 }
 
 const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::VectorXd& q,
                                                     const Eigen::VectorXd& v) {
   ++evaluations_;
   if (agnostic()) return modelAgnosticForwardDynamics(model_, data_, q, v, t);
-  actuationForces(model_, q, t, tau_);
+  return forwardAcceleration(t, q, v);
+}
+
+const Eigen::VectorXd& DynamicsSystem::forwardAcceleration(double t, const Eigen::VectorXd& q,
+                                                           const Eigen::VectorXd& v) {
+  inputForces(t, q, v, tau_);
   if (constrained_)  // closed chains, prescribed coordinates
     return constrainedForwardDynamics(model_, data_, *constrained_, q, v, tau_, t);
   // O(n) where every joint owns its coordinates: faster than forming and factoring M on chains
@@ -88,11 +108,40 @@ void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::V
     return;
   }
   ++jacobian_evaluations_;
+  if (controllers_) {
+    closedLoopJacobian(t, q, v, dqdd_dq, dqdd_dv);
+    return;
+  }
   if (constrained_) {
     constrainedJacobian(t, q, v, dqdd_dq, dqdd_dv);
     return;
   }
   jacobian_->compute(model_, data_, t, q, v, dqdd_dq, dqdd_dv);
+}
+
+// central differences of the closed-loop acceleration (the controllers' laws included)
+void DynamicsSystem::closedLoopJacobian(double t, const Eigen::VectorXd& q,
+                                        const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
+                                        Eigen::MatrixXd& dqdd_dv) {
+  constexpr double kStep = 1e-6;
+  q_fd_ = q;
+  v_fd_ = v;
+  dqdd_dq.resize(model_.nv, model_.nq);
+  dqdd_dv.resize(model_.nv, model_.nv);
+  for (int i = 0; i < model_.nq; ++i) {
+    q_fd_(i) = q(i) + kStep;
+    qdd_plus_ = forwardAcceleration(t, q_fd_, v);
+    q_fd_(i) = q(i) - kStep;
+    dqdd_dq.col(i) = (qdd_plus_ - forwardAcceleration(t, q_fd_, v)) / (2.0 * kStep);
+    q_fd_(i) = q(i);
+  }
+  for (int i = 0; i < model_.nv; ++i) {
+    v_fd_(i) = v(i) + kStep;
+    qdd_plus_ = forwardAcceleration(t, q, v_fd_);
+    v_fd_(i) = v(i) - kStep;
+    dqdd_dv.col(i) = (qdd_plus_ - forwardAcceleration(t, q, v_fd_)) / (2.0 * kStep);
+    v_fd_(i) = v(i);
+  }
 }
 
 namespace {
@@ -129,7 +178,7 @@ void gather(const Eigen::MatrixXd& from, const std::vector<int>& rows, const std
 bool DynamicsSystem::forceSpaceJacobian(double t, const Eigen::VectorXd& q,
                                         const Eigen::VectorXd& v, ForceSpaceBlocks& blocks) {
   ++jacobian_evaluations_;
-  actuationForces(model_, q, t, tau_);
+  inputForces(t, q, v, tau_);
   if (!analytic_) return forceSpaceDifferences(t, q, v, blocks);
   if (!constrained_) {
     blocks.dr_dq.resize(model_.nv, model_.nv);
@@ -180,7 +229,7 @@ void DynamicsSystem::forceBalanceAt(double t, const Eigen::VectorXd& q, const Ei
     r = -modelAgnosticID(model_, data_, q, v, fd_qdd_, t);
     return;
   }
-  actuationForces(model_, q, t, r);
+  inputForces(t, q, v, r);
   addInternalForces(model_, q, v, r);
   r -= inverseDynamics(model_, data_, q, v, fd_qdd_, t);
   if (model_.n_constraints == 0) return;

@@ -11,6 +11,7 @@
 #include "core/algorithm/dynamics_family.hpp"
 #include "core/algorithm/model_agnostic_kinematics.hpp"
 #include "core/model/model.hpp"
+#include "core/sim/controllers.hpp"
 #include "core/sim/frame.hpp"
 
 namespace tendril {
@@ -64,10 +65,12 @@ class DynamicsSystem {
   DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacobian> jacobian,
                  DynamicsFamily family = DynamicsFamily::Auto);
 
-  /// \brief qdd = M^-1 (B u(t) - K q - D v - ID(q, v, 0, t)). \return a reference into the
+  /// \brief qdd = M^-1 (B u(t) - K q - D v - ID(q, v, 0, t)), u the inputs' time functions or,
+  /// for the inputs a controller writes, its law at (t, q, v). \return a reference into the
   /// workspace
   const Eigen::VectorXd& acceleration(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
-  /// \brief dFD/dq and dFD/dv at (t, q, v).
+  /// \brief dFD/dq and dFD/dv at (t, q, v). With controllers, central differences of
+  /// acceleration() (the closed loop), whatever the DynamicsJacobian.
   void jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                 Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
   /// \brief The Jacobian in force space for CVODE's Newton matrix (force-space blocks of
@@ -125,7 +128,8 @@ class DynamicsSystem {
     jacobian_evaluations_ += jacobians;
   }
   /// \brief Whether jacobian() is analytical (else finite differences): the constrained solvers
-  /// choose their own Jacobians by it.
+  /// choose their own Jacobians by it. False for a model with controllers: their laws have no
+  /// analytical derivatives, so the whole closed loop is differenced.
   bool analyticJacobian() const { return analytic_; }
   /// \brief The family that runs (Auto resolved).
   DynamicsFamily family() const { return family_; }
@@ -134,6 +138,8 @@ class DynamicsSystem {
   DerivativeSource derivativeSource() const {
     return analytic_ ? DerivativeSource::Analytical : DerivativeSource::CentralDifferences;
   }
+  /// \brief The model's controllers (null without): sample instants, hold, records.
+  ControllerLoop* controllers() { return controllers_.get(); }
   /// \brief Closed chains and prescribed coordinates (docs/theory/gvs.md §11, §12): the
   /// workspace of the last constrained acceleration (lambda, efforts, problem), null for an
   /// unconstrained model.
@@ -154,6 +160,15 @@ class DynamicsSystem {
                       const Eigen::VectorXd& a, Eigen::Ref<Eigen::VectorXd> out);
   Eigen::VectorXd tau_;
   long evaluations_ = 0, jacobian_evaluations_ = 0;
+
+  // B u: the inputs' time functions plus what the controllers write
+  void inputForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                   Eigen::Ref<Eigen::VectorXd> tau);
+  const Eigen::VectorXd& forwardAcceleration(double t, const Eigen::VectorXd& q,
+                                             const Eigen::VectorXd& v);
+  void closedLoopJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                          Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
+  std::unique_ptr<ControllerLoop> controllers_;
 
   // closed chains and prescribed coordinates: constrained accelerations, and their Jacobian,
   // analytical (50, 51, 44) when jacobian_ is, else central differences of them

@@ -82,6 +82,14 @@ struct Energies {
   double kinetic = 0.0, gravitational = 0.0, elastic = 0.0, dissipated = 0.0;
 };
 
+/// \brief What a sample records of the controllers, concatenated over Model::controllers in
+///        order: each controlled variable's set-point and value, each written input.
+struct ControlRecord {
+  Eigen::VectorXd setpoints;  ///< y_d(t) per controlled variable
+  Eigen::VectorXd values;     ///< y(q) per controlled variable
+  Eigen::VectorXd inputs;     ///< u per written input (saturated; held ones as held)
+};
+
 struct Frame {
   std::uint64_t index = 0;           ///< monotonically increasing publish counter
   std::uint64_t model_revision = 0;  ///< changes when a new Model is loaded
@@ -91,6 +99,7 @@ struct Frame {
   std::vector<BodyShape> bodies;
   std::vector<Eigen::Vector3d> tips_W;  ///< tip position of every leaf link
   Energies energy;
+  ControlRecord control;  ///< the controllers' set-points, values and inputs (empty without)
 };
 using FramePtr = std::shared_ptr<const Frame>;
 

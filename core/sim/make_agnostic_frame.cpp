@@ -6,7 +6,8 @@ namespace tendril {
 
 FramePtr makeModelAgnosticFrame(const Model& model, Data& data, ModelAgnosticPoses& poses,
                                 const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
-                                std::uint64_t index, const Energies& energy) {
+                                std::uint64_t index, const Energies& energy,
+                                const ControlRecord& control) {
   modelAgnosticPoses(model, data, q, poses);
   auto frame = std::make_shared<Frame>();
   frame->index = index;
@@ -14,6 +15,7 @@ FramePtr makeModelAgnosticFrame(const Model& model, Data& data, ModelAgnosticPos
   frame->q = q;
   frame->v = v;
   frame->energy = energy;
+  frame->control = control;
   const RobotDescription& robot = model.description;
   const ModelAgnosticWorkspace& w = data.agnostic;
   std::vector<CentrelineSample> samples;

@@ -19,6 +19,7 @@ namespace tendril {
 /// \param[in,out] poses sized for \p model (ModelAgnosticPoses(model, data)); overwritten
 FramePtr makeModelAgnosticFrame(const Model& model, Data& data, ModelAgnosticPoses& poses,
                                 const Eigen::VectorXd& q, const Eigen::VectorXd& v, double t,
-                                std::uint64_t index = 0, const Energies& energy = {});
+                                std::uint64_t index = 0, const Energies& energy = {},
+                                const ControlRecord& control = {});
 
 }  // namespace tendril

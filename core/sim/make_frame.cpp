@@ -63,11 +63,11 @@ RodShape rodShape(const Model& model, const Data& data, int link, const Eigen::V
 }  // namespace
 
 FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
-                   const Eigen::VectorXd& v, double t, std::uint64_t index,
-                   const Energies& energy) {
+                   const Eigen::VectorXd& v, double t, std::uint64_t index, const Energies& energy,
+                   const ControlRecord& control) {
   if (model.agnostic_only) {  // no engine kinematics: the bodies report their own poses
     ModelAgnosticPoses poses(model, data);
-    return makeModelAgnosticFrame(model, data, poses, q, v, t, index, energy);
+    return makeModelAgnosticFrame(model, data, poses, q, v, t, index, energy, control);
   }
   forwardKinematics(model, data, q);
   auto frame = std::make_shared<Frame>();
@@ -76,6 +76,7 @@ FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
   frame->q = q;
   frame->v = v;
   frame->energy = energy;
+  frame->control = control;
   const RobotDescription& robot = model.description;
   for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
     const LinkInfo& info = model.links[i];

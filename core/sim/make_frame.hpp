@@ -16,6 +16,6 @@ namespace tendril {
 /// \param[in,out] data workspace; its position stage is recomputed
 FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& v, double t, std::uint64_t index = 0,
-                   const Energies& energy = {});
+                   const Energies& energy = {}, const ControlRecord& control = {});
 
 }  // namespace tendril

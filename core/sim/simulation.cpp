@@ -63,6 +63,14 @@ bool variableStep(IntegratorKind kind) {
 }
 
 std::optional<std::string> unsupportedModel(const Model& model, IntegratorKind kind) {
+  // both evaluate their own residuals, which leave the controllers out
+  if (!model.controllers.empty() &&
+      (kind == IntegratorKind::Ida ||
+       (kind == IntegratorKind::Newmark && !model.closed_chains.empty()))) {
+    return "the " + integratorName(kind) + " integrator does not run controllers" +
+           (kind == IntegratorKind::Newmark ? " on closed chains" : "") +
+           ": use bdf, rk4 or implicit-euler";
+  }
   if (kind != IntegratorKind::Ida || model.closed_chains.empty()) return std::nullopt;
   return "the ida integrator does not handle closed chains (the model has " +
          std::to_string(model.closed_chains.size()) + " closed-chain joint(s)): use bdf or newmark";
@@ -178,6 +186,8 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
   const auto record = [&](double t) {
     Sample sample{t, q, v, system.energies(q, v)};
     if (recorded_constraints) recordConstrained(system, *recorded_constraints, t, sample);
+    if (ControllerLoop* controllers = system.controllers())
+      controllers->record(t, sample.q, sample.v, sample.control);
     sample.energy.dissipated = stepper->dissipated();
     result.samples.push_back(sample);
     return !on_sample || on_sample(result.samples.back());
@@ -185,11 +195,31 @@ SimulationResult simulate(const Model& model, const Eigen::VectorXd& q0, const E
 
   const long outputs =
       std::lround(std::ceil((options.t_end - options.t_start) / options.output_interval - 1e-9));
+  ControllerLoop* controllers = system.controllers();
+  const bool sampled = controllers && controllers->sampled();
+  if (sampled) controllers->sample(options.t_start, q, v);
+  // to t_out through every sample instant before it, holding the sampled controllers' inputs
+  // from the state reached there
+  double t_now = options.t_start;
+  const auto advance = [&](double t_out, std::string& error) {
+    while (sampled) {
+      const double t_sample = controllers->nextSampleTime(t_now);
+      if (t_sample >= t_out - 1e-12 * std::max(1.0, std::abs(t_out))) break;
+      if (!stepper->advanceTo(t_sample, q, v, error) || !q.allFinite() || !v.allFinite())
+        return false;
+      t_now = t_sample;
+      controllers->sample(t_now, q, v);
+    }
+    if (!stepper->advanceTo(t_out, q, v, error)) return false;
+    t_now = t_out;
+    if (sampled) controllers->sample(t_now, q, v);
+    return true;
+  };
   result.cancelled = !record(options.t_start);
   for (long k = 1; k <= outputs && !result.cancelled; ++k) {
     const double t_out = std::min(options.t_end, options.t_start + k * options.output_interval);
     std::string error;
-    if (!stepper->advanceTo(t_out, q, v, error) || !q.allFinite() || !v.allFinite()) {
+    if (!advance(t_out, error) || !q.allFinite() || !v.allFinite()) {
       const double t_reached = result.samples.back().t;
       result.message = "diverged after t = " + formatTime(t_reached) +
                        " s: " + (error.empty() ? "the state is no longer finite" : error);

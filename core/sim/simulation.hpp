@@ -64,6 +64,7 @@ struct Sample {
   /// there are none
   Eigen::VectorXd efforts{};
   double constraint_error = 0.0;  ///< |e(q)| of the closed chains (0 without)
+  ControlRecord control{};        ///< the controllers' set-points, values, inputs (empty without)
 };
 
 struct SimulationStatistics {
@@ -118,7 +119,8 @@ std::string integratorName(IntegratorKind kind);
 bool variableStep(IntegratorKind kind);
 
 /// \brief Why an integrator cannot run a model, as one sentence naming what to use instead
-/// (IDA and closed chains), or nothing. simulate() throws std::invalid_argument with it.
+/// (IDA and closed chains; IDA, or Newmark with closed chains, and controllers), or nothing.
+/// simulate() throws std::invalid_argument with it.
 std::optional<std::string> unsupportedModel(const Model& model, IntegratorKind kind);
 
 namespace detail {

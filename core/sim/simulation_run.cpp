@@ -139,7 +139,8 @@ bool SimulationRun::publish(Data& data, const Sample& sample) {
   if (mismatch_stride_ > 0 && index % mismatch_stride_ == 0) {
     sampleJacobianMismatch(data, sample, index);
   }
-  FramePtr frame = makeFrame(*model_, data, sample.q, sample.v, sample.t, index, sample.energy);
+  FramePtr frame =
+      makeFrame(*model_, data, sample.q, sample.v, sample.t, index, sample.energy, sample.control);
   recording_.append(frame);
   {
     const std::lock_guard lock(state_mutex_);

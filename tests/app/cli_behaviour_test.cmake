@@ -62,6 +62,22 @@ if(NOT cli_out MATCHES "integrator: ida, [0-9]+ steps")
 endif()
 run_cli(2 simulate ${EXAMPLES}/parallel_robot.json --integrator ida --t-end 0.1)
 expect_one_line_reason("${cli_err}" "ida integrator does not handle closed chains.*use bdf or newmark")
+# controllers are part of the model: the computed-torque arm reaches its cubic set-points, and
+# the recording carries set-points, values and inputs; IDA refuses controllers
+run_cli(0 simulate ${EXAMPLES}/controlled_arm.json --t-end 2.5 --dt 0.05 --quiet
+        --out ${WORK}/controlled.csv)
+if(NOT cli_out MATCHES "controllers: 1 in the loop" OR
+   NOT cli_out MATCHES "tracker: fore/joint/0: set-point 1, value 1[ .]" OR
+   NOT cli_out MATCHES "finite differences: controllers in the loop")
+  message(FATAL_ERROR "simulate a controlled arm:\n${cli_out}")
+endif()
+file(STRINGS ${WORK}/controlled.csv controlled_header LIMIT_COUNT 1)
+if(NOT controlled_header MATCHES "setpoint:tracker: base/joint/0" OR
+   NOT controlled_header MATCHES "input:tracker: elbow_motor")
+  message(FATAL_ERROR "the controlled recording's header: ${controlled_header}")
+endif()
+run_cli(2 simulate ${EXAMPLES}/controlled_arm.json --integrator ida --t-end 0.1)
+expect_one_line_reason("${cli_err}" "does not run controllers")
 run_cli(2 simulate ${EXAMPLES}/soft_cantilever.json --t-end soon)
 expect_one_line_reason("${cli_err}" "expects a number")
 # a diverging run exits 1, says when, and still writes what it computed

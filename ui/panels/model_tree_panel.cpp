@@ -138,11 +138,13 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
   for (std::size_t i = 0; i < robot.joint_inputs.size(); ++i) {
     const JointInputDesc& input = robot.joint_inputs[i];
     owner(input.link)
-        ->addChild(
-            makeItem({QString("%1 input %2").arg(QString::fromStdString(input.link)).arg(input.dof),
-                      input.mode == JointInputDesc::Mode::Position ? tr("position") : tr("input"),
-                      QString()},
-                     QString("/joint_inputs/%1").arg(i), kNotALink));
+        ->addChild(makeItem(
+            {input.name.empty()
+                 ? QString("%1 input %2").arg(QString::fromStdString(input.link)).arg(input.dof)
+                 : QString::fromStdString(input.name),
+             input.mode == JointInputDesc::Mode::Position ? tr("position") : tr("input"),
+             QString()},
+            QString("/joint_inputs/%1").arg(i), kNotALink));
   }
   for (std::size_t i = 0; i < robot.closed_chains.size(); ++i) {
     const ClosedChainDesc& chain = robot.closed_chains[i];
@@ -153,6 +155,18 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
         0, tr("closes a loop: %1 to %2")
                .arg(QString::fromStdString(chain.a.link), QString::fromStdString(chain.b.link)));
     owner(chain.a.link)->addChild(item);
+  }
+  // controllers belong to the whole robot: under the root
+  for (std::size_t i = 0; i < robot.controllers.size(); ++i) {
+    const ControllerDesc& controller = robot.controllers[i];
+    QTreeWidgetItem* item =
+        makeItem({QString::fromStdString(controller.name), tr("controller"), QString()},
+                 QString("/controllers/%1").arg(i), kNotALink);
+    QStringList inputs;
+    for (const ControllerInputDesc& input : controller.inputs)
+      inputs << QString::fromStdString(input.name);
+    item->setToolTip(0, tr("writes %1").arg(inputs.join(", ")));
+    root->addChild(item);
   }
   // rigid links with a volume, drag and added mass of their own in the fluid
   if (robot.environment.fluid) {

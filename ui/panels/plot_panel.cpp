@@ -12,6 +12,7 @@
 #include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QPen>
 #include <QTextStream>
 #include <QValueAxis>
 #include <QWheelEvent>
@@ -99,6 +100,14 @@ int PlotPanel::addSeries(const QString& name) {
   data_.emplace_back();
   stale_.push_back(false);
   return static_cast<int>(series_.size()) - 1;
+}
+
+void PlotPanel::setSeriesDashed(int series) {
+  if (series < 0 || series >= seriesCount()) return;
+  QPen pen = series_[static_cast<std::size_t>(series)]->pen();
+  pen.setStyle(Qt::DashLine);
+  pen.setWidthF(std::max(pen.widthF(), 1.5));
+  series_[static_cast<std::size_t>(series)]->setPen(pen);
 }
 
 void PlotPanel::appendPoint(int series, double t, double y) {

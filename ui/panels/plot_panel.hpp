@@ -30,6 +30,9 @@ class PlotPanel : public QChartView {
   ///        to keep every point in view.
   void appendPoint(int series, double t, double y);
 
+  /// \brief Draws series \p series dashed (a set-point beside its value).
+  void setSeriesDashed(int series);
+
   /// \brief Appends \p points (x = t) to series \p series at once: one relayout of the chart
   ///        for the whole batch, which keeps long live plots cheap.
   void appendPoints(int series, const QList<QPointF>& points);

@@ -26,6 +26,7 @@
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/io/json_io.hpp"
+#include "core/sim/controllers.hpp"
 #include "core/sim/dynamics_system.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
 #include "core/sim/simulation.hpp"
@@ -67,6 +68,37 @@ long allocationsDuring(const std::function<void()>& call) {
 Model exampleModel(const char* stem) {
   return buildModel(
       loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (std::string(stem) + ".json")));
+}
+
+// the three laws inside the dynamics: computed torque and PD on the controlled arm, PFBL of three
+// tendon lengths on the cable manipulator
+TEST(AllocationTest, ControllersInTheLoopAllocateNothing) {
+  const std::filesystem::path examples(TENDRIL_EXAMPLES_DIR);
+  RobotDescription arm = loadRobot(examples / "controlled_arm.json");
+  std::vector<RobotDescription> robots{arm};
+  arm.controllers[0].type = ControllerDesc::Type::PdGravityCompensation;
+  robots.push_back(arm);
+  RobotDescription tendons = loadRobot(examples / "cable_manipulator.json");
+  ControllerDesc pfbl;
+  pfbl.name = "pfbl";
+  pfbl.type = ControllerDesc::Type::CollocatedPfbl;
+  for (const char* cable : {"long1", "long2", "long3"}) {
+    pfbl.controlled.push_back(
+        {ControlledVariableDesc::Kind::CableLength, cable, TimeFunction::constant(0.85)});
+    pfbl.inputs.push_back({cable, std::nullopt, std::nullopt});
+  }
+  tendons.controllers.push_back(pfbl);
+  robots.push_back(tendons);
+  for (const RobotDescription& robot : robots) {
+    SCOPED_TRACE(robot.name);
+    const Model model = buildModel(robot);
+    ControllerLoop loop(model);
+    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.3, 0.4);
+    const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv, 0.5, -0.2);
+    Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv);
+    EXPECT_EQ(allocationsDuring([&] { loop.addForces(0.5, q, v, tau); }), 0);
+    EXPECT_TRUE(tau.allFinite());
+  }
 }
 
 TEST(AllocationTest, CounterSeesAllocations) {

@@ -343,6 +343,17 @@ const BrokenCase kBrokenCases[] = {
     BrokenCase{"cc_tendon_outside_section.json", "/cables/0/path/0/y",
                "the tendon runs outside the section"},
     BrokenCase{"cc_tendon_second_division.json", "/cables/0/path/0/division", "has no division 1"},
+    BrokenCase{"controller_unknown_input.json", "/controllers/0/inputs/1",
+               "unknown input \"wrist\""},
+    BrokenCase{"controller_gains_wrong_size.json", "/controllers/0/kp",
+               "has 3 entries; expected 1 (for every variable) or 2"},
+    BrokenCase{"controller_negative_sample_period.json", "/controllers/0/sample_period",
+               "must not be negative"},
+    BrokenCase{"controller_inputs_not_as_many.json", "/controllers/0/inputs",
+               "has 1 inputs for 2 controlled variables"},
+    BrokenCase{"controller_unknown_cable_length.json", "/controllers/0/controlled/0/cable_length",
+               "unknown cable \"tendon\""},
+    BrokenCase{"controller_unknown_type.json", "/controllers/0/type", "unknown value \"fuzzy\""},
     BrokenCase{"missing_file.json", "", "cannot open"}};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BrokenModelTest, ::testing::ValuesIn(kBrokenCases),

@@ -47,5 +47,34 @@ TEST(TimeFunctionTest, ConstantRampSineAndTable) {
   EXPECT_EQ(table(4.0), -1.0);
 }
 
+TEST(TimeFunctionTest, CubicRestToRestMovesFromStartToEndAtRest) {
+  TimeFunction cubic;
+  cubic.kind = TimeFunction::Kind::Cubic;
+  cubic.initial = 0.5;
+  cubic.value = -1.5;
+  cubic.start = 1.0;
+  cubic.duration = 2.0;
+  EXPECT_EQ(cubic(0.0), 0.5);
+  EXPECT_EQ(cubic(1.0), 0.5);
+  EXPECT_DOUBLE_EQ(cubic(2.0), -0.5);  // halfway in time, halfway in value
+  EXPECT_EQ(cubic(3.0), -1.5);
+  EXPECT_EQ(cubic(7.0), -1.5);
+  // at rest at both ends
+  EXPECT_EQ(cubic.derivative(1.0, 1), 0.0);
+  EXPECT_NEAR(cubic.derivative(3.0 - 1e-12, 1), 0.0, 1e-10);
+  EXPECT_EQ(cubic.derivative(0.5, 2), 0.0);
+  EXPECT_EQ(cubic.derivative(4.0, 1), 0.0);
+  // the largest speed 3/2 (to - from) / duration, at the middle
+  EXPECT_DOUBLE_EQ(cubic.derivative(2.0, 1), 1.5 * -2.0 / 2.0);
+  // first and second derivatives against central differences inside the move
+  const double h = 1e-5;
+  for (const double t : {1.1, 1.7, 2.0, 2.6, 2.95}) {
+    EXPECT_NEAR(cubic.derivative(t, 1), (cubic(t + h) - cubic(t - h)) / (2 * h), 1e-8) << t;
+    EXPECT_NEAR(cubic.derivative(t, 2),
+                (cubic.derivative(t + h, 1) - cubic.derivative(t - h, 1)) / (2 * h), 1e-7)
+        << t;
+  }
+}
+
 }  // namespace
 }  // namespace tendril

@@ -1,0 +1,61 @@
+#pragma once
+// Feedback laws evaluated inside the dynamics (docs/theory/controllers.md): a controller reads the
+// state (q, v) and writes inputs u, whose generalised force B(q) u joins the equations of motion
+// M qdd + n(q, v, t) = B(q) u, with n = c + g + K q + D v - (the inputs no controller writes).
+//
+//   pd_gravity_compensation  u = A^-1 [K_P e + K_D e' + n(q, 0, t)]_y (A: rows y of B)
+//   computed_torque          u = B^-1 ID(q, v, y_d'' + K_D e' + K_P e)
+//   collocated_pfbl          u = (J M^-1 B)^-1 (a - J-dot v + J M^-1 n(q, v, t)),
+//                            a = y_d'' + K_D e' + K_P e
+//
+// with e = y_d - y, e' = y_d' - y'. n, and M for the PFBL, come from one model-agnostic call
+// (modelAgnosticID / modelAgnosticMID): the controller's model of the plant leaves out point,
+// contact and fluid loads, as those recursions do.
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <Eigen/LU>
+
+#include "core/algorithm/data.hpp"
+#include "core/model/model.hpp"
+
+namespace tendril {
+
+/// \brief The buffers of one controller, sized once: the input columns of B, the output
+///        Jacobian and the solves of the PFBL.
+struct ControllerWorkspace {
+  ControllerWorkspace(const Model& model, const CompiledController& controller);
+  Eigen::MatrixXd B;       ///< nv x m: the generalised force of each input at unit value
+  Eigen::MatrixXd J;       ///< p x nv: the Jacobian of the controlled variables
+  Eigen::MatrixXd gain;    ///< p x m: the map from u to the controlled accelerations (or forces)
+  Eigen::MatrixXd Minv_B;  ///< nv x m
+  Eigen::VectorXd y, y_rate, y_curvature;             ///< y, y' = J v, J-dot v (p)
+  Eigen::VectorXd command;                            ///< a, or the PD force (p)
+  Eigen::VectorXd zero, a_full, n, Minv_n, gradient;  ///< nv
+  Eigen::LLT<Eigen::MatrixXd> mass_factor;
+  Eigen::PartialPivLU<Eigen::MatrixXd> gain_factor;
+};
+
+/// \brief The controlled variables at (q, v): y, y' = J v and J-dot v into the workspace, and J
+///        when with_jacobian. A coordinate: y = q_i; a cable length: y = l(q), J = dl/dq
+///        (cableLengthCurvature() gives J-dot v).
+void controlledVariables(const Model& model, const CompiledController& controller,
+                         ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
+                         const Eigen::Ref<const Eigen::VectorXd>& v, bool with_jacobian);
+
+/// \brief The inputs the controller writes at (t, q, v), saturated to their limits (cables never
+///        below 0): u (dim controller.inputs). Uses data's model-agnostic workspace (give it a
+///        Data of its own when the caller's holds a state it still needs). Allocation-free. A
+///        singular input map gives non-finite inputs (the run then stops as diverged).
+void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
+                      ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> u);
+
+/// \brief tau += B(q) u for the controller's inputs (joint inputs on their coordinates, cables
+///        -T dl/dq).
+void addControllerForces(const Model& model, const CompiledController& controller,
+                         const Eigen::Ref<const Eigen::VectorXd>& q,
+                         const Eigen::Ref<const Eigen::VectorXd>& u,
+                         Eigen::Ref<Eigen::VectorXd> tau);
+
+}  // namespace tendril

@@ -1,0 +1,106 @@
+#include "core/sim/controllers.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace tendril {
+
+namespace {
+
+// whether t is a multiple of period, to rounding
+bool isSampleInstant(double t, double period) {
+  const double k = std::round(t / period);
+  return std::abs(t - k * period) <= 1e-9 * std::max(period, std::abs(t));
+}
+
+}  // namespace
+
+std::vector<std::string> controlledVariableLabels(const Model& model) {
+  std::vector<std::string> labels;
+  for (const CompiledController& controller : model.controllers) {
+    for (const CompiledController::Variable& variable : controller.variables)
+      labels.push_back(controller.name + ": " + variable.label);
+  }
+  return labels;
+}
+
+std::vector<std::string> controllerInputLabels(const Model& model) {
+  std::vector<std::string> labels;
+  for (const CompiledController& controller : model.controllers) {
+    for (const CompiledController::Input& input : controller.inputs)
+      labels.push_back(controller.name + ": " + input.name);
+  }
+  return labels;
+}
+
+ControllerLoop::ControllerLoop(const Model& model) : model_(model), data_(model) {
+  for (const CompiledController& controller : model.controllers) {
+    workspaces_.emplace_back(model, controller);
+    inputs_.emplace_back(
+        Eigen::VectorXd::Zero(static_cast<Eigen::Index>(controller.inputs.size())));
+    held_.push_back(false);
+    sampled_ = sampled_ || controller.sample_period > 0.0;
+  }
+}
+
+const Eigen::VectorXd& ControllerLoop::inputsOf(std::size_t c, double t, const Eigen::VectorXd& q,
+                                                const Eigen::VectorXd& v) {
+  if (!held_[c])
+    controllerInputs(model_, data_, model_.controllers[c], workspaces_[c], t, q, v, inputs_[c]);
+  return inputs_[c];
+}
+
+void ControllerLoop::addForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                               Eigen::Ref<Eigen::VectorXd> tau) {
+  for (std::size_t c = 0; c < model_.controllers.size(); ++c)
+    addControllerForces(model_, model_.controllers[c], q, inputsOf(c, t, q, v), tau);
+}
+
+double ControllerLoop::nextSampleTime(double t) const {
+  double next = std::numeric_limits<double>::infinity();
+  for (const CompiledController& controller : model_.controllers) {
+    const double T = controller.sample_period;
+    if (!(T > 0.0)) continue;
+    double k = std::floor(t / T) + 1.0;
+    if (isSampleInstant(t, T)) k = std::round(t / T) + 1.0;  // t itself is past
+    next = std::min(next, k * T);
+  }
+  return next;
+}
+
+void ControllerLoop::sample(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
+    const double T = model_.controllers[c].sample_period;
+    if (!(T > 0.0) || (held_[c] && !isSampleInstant(t, T))) continue;
+    held_[c] = false;
+    inputsOf(c, t, q, v);
+    held_[c] = true;
+  }
+}
+
+void ControllerLoop::record(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                            ControlRecord& out) {
+  Eigen::Index variables = 0, inputs = 0;
+  for (const CompiledController& controller : model_.controllers) {
+    variables += static_cast<Eigen::Index>(controller.variables.size());
+    inputs += static_cast<Eigen::Index>(controller.inputs.size());
+  }
+  out.setpoints.resize(variables);
+  out.values.resize(variables);
+  out.inputs.resize(inputs);
+  Eigen::Index at_variable = 0, at_input = 0;
+  for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
+    const CompiledController& controller = model_.controllers[c];
+    const Eigen::VectorXd& u = inputsOf(c, t, q, v);  // leaves y in the workspace
+    if (held_[c]) controlledVariables(model_, controller, workspaces_[c], q, v, false);
+    const auto n = static_cast<Eigen::Index>(controller.variables.size());
+    for (Eigen::Index k = 0; k < n; ++k)
+      out.setpoints(at_variable + k) = controller.variables[k].setpoint(t);
+    out.values.segment(at_variable, n) = workspaces_[c].y;
+    out.inputs.segment(at_input, u.size()) = u;
+    at_variable += n;
+    at_input += u.size();
+  }
+}
+
+}  // namespace tendril
