@@ -35,7 +35,8 @@ void centrelineSamples(const Model& model, const ConstantCurvatureAgnosticBody& 
 void centrelineSamples(const Model&, const LvpAgnosticBody& body, const BodyEvaluation& evaluated,
                        const Eigen::Ref<const Eigen::VectorXd>& q_i,
                        std::vector<CentrelineSample>& out) {
-  constexpr int kStations = 17;  // enough for a smooth tube: the primitives are low-order polynomials
+  constexpr int kStations =
+      17;  // enough for a smooth tube: the primitives are low-order polynomials
   const LvpKinematics& kinematics = *body.kinematics;
   const auto q_body = q_i.tail(kinematics.dof());
   // the joint's child frame, where the body's undeformed cylinder starts: D in P, without the

@@ -19,24 +19,28 @@ struct CentrelineSample {
 
 /// \brief None: a rigid link has no centreline.
 void centrelineSamples(const Model& model, const RigidAgnosticBody& body,
-                       const BodyEvaluation& evaluated, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                       const BodyEvaluation& evaluated,
+                       const Eigen::Ref<const Eigen::VectorXd>& q_i,
                        std::vector<CentrelineSample>& out);
 /// \brief The rod's computational points: the joint's child frame (P when that frame carries no
 ///        inertia, exact for a rod on a fixed joint), then every interval child frame that carries
 ///        an element, and the tip frame D, with the interval's section radius.
 void centrelineSamples(const Model& model, const GvsRodAgnosticBody& body,
-                       const BodyEvaluation& evaluated, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                       const BodyEvaluation& evaluated,
+                       const Eigen::Ref<const Eigen::VectorXd>& q_i,
                        std::vector<CentrelineSample>& out);
 /// \brief The segment's stations: its elements (the Gauss points of a spatial segment; the base
 ///        frame C of a planar one), then D.
 void centrelineSamples(const Model& model, const ConstantCurvatureAgnosticBody& body,
-                       const BodyEvaluation& evaluated, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                       const BodyEvaluation& evaluated,
+                       const Eigen::Ref<const Eigen::VectorXd>& q_i,
                        std::vector<CentrelineSample>& out);
 
 /// \brief The body's axis x1 = x2 = 0 at kLvpCentrelineStations stations from base to tip, each
 ///        frame's x along F e3 (the deformed axis' tangent, as a rod's) and y from F e1.
 void centrelineSamples(const Model& model, const LvpAgnosticBody& body,
-                       const BodyEvaluation& evaluated, const Eigen::Ref<const Eigen::VectorXd>& q_i,
+                       const BodyEvaluation& evaluated,
+                       const Eigen::Ref<const Eigen::VectorXd>& q_i,
                        std::vector<CentrelineSample>& out);
 
 /// \brief Appends the samples of \p body (evaluated by evaluateAgnosticBody() at \p q_i, the
