@@ -59,8 +59,8 @@ TEST_F(MainWindowTest, ShowsEveryPanelMenuAndTheRunButton) {
   MainWindow window;
   ASSERT_TRUE(test::showAndWait(&window));
   EXPECT_EQ(window.centralWidget(), window.viewport());
-  // model, properties, plots, Jacobian mismatch, energy, tip error
-  ASSERT_EQ(window.docks().size(), 6);
+  // model, properties, plots, Jacobian mismatch, energy, tip error, controllers, controller inputs
+  ASSERT_EQ(window.docks().size(), 8);
   for (QDockWidget* dock : window.docks()) {
     // shown, or a tab behind a shown one (the tip error and the Jacobian mismatch share a place)
     const QList<QDockWidget*> tabs = window.tabifiedDockWidgets(dock);
