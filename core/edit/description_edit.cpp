@@ -330,6 +330,7 @@ namespace {
 // for joint inputs ("N or N m")
 std::string drivenUnit(const std::string& pointer) {
   if (contains(pointer, "/tension/")) return "N";
+  if (contains(pointer, "/pressure/")) return "Pa";
   if (contains(pointer, "/joint_inputs/")) return "N or N m";
   if (contains(pointer, "/setpoint/")) return "rad or m";
   return "";  // a load's scale multiplies the wrench
@@ -341,6 +342,8 @@ bool inTimeFunction(const std::string& pointer) {
   if (parts.size() >= 6 && parts[0] == "controllers" && parts[4] == "setpoint") return true;
   return parts.size() >= 4 && isIndex(parts[1]) &&
          ((parts[0] == "cables" && parts[2] == "tension") ||
+          (parts[0] == "lvp_tendons" && parts[2] == "tension") ||
+          (parts[0] == "cavity_pressures" && parts[2] == "pressure") ||
           (parts[0] == "point_loads" && parts[2] == "scale") ||
           (parts[0] == "joint_inputs" && parts[2] == "value"));
 }
@@ -407,6 +410,12 @@ std::string fieldUnit(const std::string& pointer) {
       {"volume", "m^3"},
       {"drag", "N s^2, N s^2, N s^2, N s^2/m^2, N s^2/m^2, N s^2/m^2"},
       {"added_mass", "kg m^2, kg m^2, kg m^2, kg, kg, kg"},
+      // LVP bodies (core/model/bodies/lvp_body.hpp): W = C (I1 - 3), stress rate time eta; their
+      // primitives' mode coefficients and quadrature sizes are dimensionless
+      {"cavity_radius", "m"},
+      {"C", "Pa"},
+      {"eta", "s"},
+      {"angle", "rad"},
   };
   const std::string key = lastKey(pointer);
   if (inTimeFunction(pointer)) return timeFunctionUnit(key, drivenUnit(pointer));

@@ -65,14 +65,7 @@ DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacob
     agnostic_poses_ = ModelAgnosticPoses(model, data_);
     agnostic_qdd_.resize(model.nv);
   }
-  if (!model.controllers.empty()) {
-    // the agnostic acceleration takes its inputs from the time functions inside its pass
-    if (agnostic())
-      throw std::invalid_argument(
-          "controllers do not run on the model-agnostic family yet: this model needs it for its "
-          "bodies, or it was asked for");
-    controllers_ = std::make_unique<ControllerLoop>(model);
-  }
+  if (!model.controllers.empty()) controllers_ = std::make_unique<ControllerLoop>(model);
 }
 
 void DynamicsSystem::inputForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
@@ -109,7 +102,7 @@ void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::V
   }
   ++jacobian_evaluations_;
   if (controllers_) {
-    closedLoopJacobian(t, q, v, dqdd_dq, dqdd_dv);
+    differencedJacobian(t, q, v, dqdd_dq, dqdd_dv);  // the laws have no analytical derivatives
     return;
   }
   if (constrained_) {
@@ -119,10 +112,11 @@ void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::V
   jacobian_->compute(model_, data_, t, q, v, dqdd_dq, dqdd_dv);
 }
 
-// central differences of the closed-loop acceleration (the controllers' laws included)
-void DynamicsSystem::closedLoopJacobian(double t, const Eigen::VectorXd& q,
-                                        const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
-                                        Eigen::MatrixXd& dqdd_dv) {
+// central differences of forwardAcceleration(): the closed loop with controllers, the constrained
+// dynamics without analytical derivatives
+void DynamicsSystem::differencedJacobian(double t, const Eigen::VectorXd& q,
+                                         const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
+                                         Eigen::MatrixXd& dqdd_dv) {
   constexpr double kStep = 1e-6;
   q_fd_ = q;
   v_fd_ = v;
@@ -299,34 +293,9 @@ void DynamicsSystem::constrainedJacobian(double t, const Eigen::VectorXd& q,
     dqdd_dv = constrained_->dqdd_dv;
     return;
   }
-  // central differences; the prescribed columns come out zero (their entries are overwritten)
-  // and so do their rows (qdd_k = f''(t))
-  constexpr double kStep = 1e-6;
-  q_fd_ = q;
-  v_fd_ = v;
-  dqdd_dq.resize(model_.nv, model_.nq);
-  dqdd_dv.resize(model_.nv, model_.nv);
-  for (int i = 0; i < model_.nq; ++i) {
-    q_fd_(i) = q(i) + kStep;
-    actuationForces(model_, q_fd_, t, tau_);
-    qdd_plus_ = constrainedForwardDynamics(model_, data_, *constrained_, q_fd_, v, tau_, t);
-    q_fd_(i) = q(i) - kStep;
-    actuationForces(model_, q_fd_, t, tau_);
-    dqdd_dq.col(i) =
-        (qdd_plus_ - constrainedForwardDynamics(model_, data_, *constrained_, q_fd_, v, tau_, t)) /
-        (2.0 * kStep);
-    q_fd_(i) = q(i);
-  }
-  actuationForces(model_, q, t, tau_);
-  for (int i = 0; i < model_.nv; ++i) {
-    v_fd_(i) = v(i) + kStep;
-    qdd_plus_ = constrainedForwardDynamics(model_, data_, *constrained_, q, v_fd_, tau_, t);
-    v_fd_(i) = v(i) - kStep;
-    dqdd_dv.col(i) =
-        (qdd_plus_ - constrainedForwardDynamics(model_, data_, *constrained_, q, v_fd_, tau_, t)) /
-        (2.0 * kStep);
-    v_fd_(i) = v(i);
-  }
+  // the prescribed columns come out zero (their entries are overwritten) and so do their rows
+  // (qdd_k = f''(t))
+  differencedJacobian(t, q, v, dqdd_dq, dqdd_dv);
 }
 
 void DynamicsSystem::prescribeResidualState(double t, const Eigen::Ref<const Eigen::VectorXd>& q,

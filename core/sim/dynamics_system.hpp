@@ -166,8 +166,8 @@ class DynamicsSystem {
                    Eigen::Ref<Eigen::VectorXd> tau);
   const Eigen::VectorXd& forwardAcceleration(double t, const Eigen::VectorXd& q,
                                              const Eigen::VectorXd& v);
-  void closedLoopJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
-                          Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
+  void differencedJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
   std::unique_ptr<ControllerLoop> controllers_;
 
   // closed chains and prescribed coordinates: constrained accelerations, and their Jacobian,

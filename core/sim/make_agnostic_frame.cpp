@@ -1,6 +1,7 @@
 #include "core/sim/make_agnostic_frame.hpp"
 
 #include "core/algorithm/model_agnostic_centreline.hpp"
+#include "core/sim/make_frame.hpp"
 
 namespace tendril {
 
@@ -9,13 +10,7 @@ FramePtr makeModelAgnosticFrame(const Model& model, Data& data, ModelAgnosticPos
                                 std::uint64_t index, const Energies& energy,
                                 const ControlRecord& control) {
   modelAgnosticPoses(model, data, q, poses);
-  auto frame = std::make_shared<Frame>();
-  frame->index = index;
-  frame->t = t;
-  frame->q = q;
-  frame->v = v;
-  frame->energy = energy;
-  frame->control = control;
+  const std::shared_ptr<Frame> frame = frameWithoutShapes(q, v, t, index, energy, control);
   const RobotDescription& robot = model.description;
   const ModelAgnosticWorkspace& w = data.agnostic;
   std::vector<CentrelineSample> samples;

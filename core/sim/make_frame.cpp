@@ -62,6 +62,19 @@ RodShape rodShape(const Model& model, const Data& data, int link, const Eigen::V
 
 }  // namespace
 
+std::shared_ptr<Frame> frameWithoutShapes(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                          double t, std::uint64_t index, const Energies& energy,
+                                          const ControlRecord& control) {
+  auto frame = std::make_shared<Frame>();
+  frame->index = index;
+  frame->t = t;
+  frame->q = q;
+  frame->v = v;
+  frame->energy = energy;
+  frame->control = control;
+  return frame;
+}
+
 FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
                    const Eigen::VectorXd& v, double t, std::uint64_t index, const Energies& energy,
                    const ControlRecord& control) {
@@ -70,13 +83,7 @@ FramePtr makeFrame(const Model& model, Data& data, const Eigen::VectorXd& q,
     return makeModelAgnosticFrame(model, data, poses, q, v, t, index, energy, control);
   }
   forwardKinematics(model, data, q);
-  auto frame = std::make_shared<Frame>();
-  frame->index = index;
-  frame->t = t;
-  frame->q = q;
-  frame->v = v;
-  frame->energy = energy;
-  frame->control = control;
+  const std::shared_ptr<Frame> frame = frameWithoutShapes(q, v, t, index, energy, control);
   const RobotDescription& robot = model.description;
   for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
     const LinkInfo& info = model.links[i];

@@ -206,42 +206,15 @@ TEST_F(EditingTest, PropertiesShowEveryFieldWithItsUnit) {
 // the wrench, a mesh's its coordinates; a joint's friction limit is a torque or a force
 bool isDimensionless(const QString& pointer) {
   if (pointer.contains("/limits/")) return false;
-  static const QSet<QString> kKeys = {"name",
-                                      "description",
-                                      "file",
-                                      "scale",
-                                      "parent",
-                                      "link",
-                                      "type",
-                                      "shape",
-                                      "family",
-                                      "mode",
-                                      "model",
-                                      "stress_model",
-                                      "frame",
-                                      "order",
-                                      "torsion",
-                                      "bend_y",
-                                      "bend_z",
-                                      "stretch",
-                                      "shear_y",
-                                      "shear_z",
-                                      "gauss_points",
-                                      "magnus_order",
-                                      "poisson_ratio",
-                                      "exponent",
-                                      "friction",
-                                      "rigid_bodies",
-                                      "normal",
-                                      "axis",
-                                      "drag_normal",
-                                      "drag_tangential",
-                                      "added_mass_coefficient",
-                                      "dof",
-                                      "planar",
-                                      "division",
-                                      "color",
-                                      "schema_version"};
+  static const QSet<QString> kKeys = {
+      "name", "description", "file", "scale", "parent", "link", "type", "shape", "family", "mode",
+      "model", "stress_model", "frame", "order", "torsion", "bend_y", "bend_z", "stretch",
+      "shear_y", "shear_z", "gauss_points", "magnus_order", "poisson_ratio", "exponent", "friction",
+      "rigid_bodies", "normal", "axis", "drag_normal", "drag_tangential", "added_mass_coefficient",
+      "dof", "planar", "division", "color", "schema_version",
+      // an LVP body's primitive parameters P are normalised
+      // (lvp_body.hpp), its quadrature sizes are counts
+      "modes", "rest", "axial", "radial", "angular"};
   QString key;
   const QStringList parts = pointer.split('/', Qt::SkipEmptyParts);
   for (auto part = parts.rbegin(); part != parts.rend(); ++part) {

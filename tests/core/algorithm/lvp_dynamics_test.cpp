@@ -12,7 +12,6 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
-#include <random>
 #include <stdexcept>
 
 #include "core/algorithm/data.hpp"
@@ -22,6 +21,7 @@
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/io/json_io.hpp"
 #include "core/model/model.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace tendril {
 namespace {
@@ -161,14 +161,8 @@ TEST(LvpDynamics, InertialInverseDynamicsMatchesEulerLagrange) {
   robot.links[2].rigid().inertia = {1e-12, 1e-12, 1e-12, 0.0, 0.0, 0.0};  // a point, nearly
   const Model model = buildModel(robot);
   Data data(model);
-  std::mt19937 rng(21);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Eigen::VectorXd q(model.nq), v(model.nv), a(model.nv);
-  for (int i = 0; i < model.nq; ++i) {
-    q(i) = 0.2 * uniform(rng);
-    v(i) = uniform(rng);
-    a(i) = uniform(rng);
-  }
+  const test::State state = test::randomState(model, 21, 0.2);
+  const Eigen::VectorXd &q = state.q, &v = state.v, &a = state.a;
   const Eigen::VectorXd iid = modelAgnosticIID(model, data, q, v, a);
   const Eigen::MatrixXd M = eulerLagrangeMass(robot, q);
   // c = (dM/dq . v) v - 1/2 d(v^T M v)/dq, by central differences of M
@@ -190,14 +184,8 @@ TEST(LvpDynamics, InertialInverseDynamicsMatchesEulerLagrange) {
 TEST(LvpDynamics, MassMatrixIsSymmetricPositiveDefiniteAndIidsColumns) {
   const Model model = buildModel(lvpChain());
   Data data(model);
-  std::mt19937 rng(4);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Eigen::VectorXd q(model.nq), v(model.nv), a(model.nv);
-  for (int i = 0; i < model.nq; ++i) {
-    q(i) = 0.2 * uniform(rng);
-    v(i) = uniform(rng);
-    a(i) = uniform(rng);
-  }
+  const test::State state = test::randomState(model, 4, 0.2);
+  const Eigen::VectorXd &q = state.q, &v = state.v, &a = state.a;
   const Eigen::VectorXd mid = modelAgnosticMID(model, data, q, v, a, 0.3);
   const Eigen::MatrixXd M = data.agnostic.M;
   EXPECT_LT((M - M.transpose()).norm(), 1e-13 * M.norm());
@@ -219,14 +207,8 @@ TEST(LvpDynamics, InverseDynamicsAddsGravityAndTheMaterialForces) {
   robot.links[2].rigid().inertia = {1e-12, 1e-12, 1e-12, 0.0, 0.0, 0.0};
   const Model model = buildModel(robot);
   Data data(model);
-  std::mt19937 rng(9);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Eigen::VectorXd q(model.nq), v(model.nv), a(model.nv);
-  for (int i = 0; i < model.nq; ++i) {
-    q(i) = 0.2 * uniform(rng);
-    v(i) = uniform(rng);
-    a(i) = uniform(rng);
-  }
+  const test::State state = test::randomState(model, 9, 0.2);
+  const Eigen::VectorXd &q = state.q, &v = state.v, &a = state.a;
   const Eigen::VectorXd iid = modelAgnosticIID(model, data, q, v, a);
   const Eigen::VectorXd id = modelAgnosticID(model, data, q, v, a);
   const Eigen::Vector3d g(robot.gravity.data());
@@ -278,10 +260,7 @@ TEST(LvpDynamics, TendonLengthsAndTheirGradients) {
   Data data(model);
   const Eigen::VectorXd rest = Eigen::VectorXd::Zero(model.nq);
   EXPECT_NEAR(lvpTendonLength(model, data, 0, rest), robot.links[0].lvp().length, 1e-15);
-  std::mt19937 rng(31);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Eigen::VectorXd q(model.nq);
-  for (int i = 0; i < model.nq; ++i) q(i) = 0.2 * uniform(rng);
+  const Eigen::VectorXd q = test::randomState(model, 31, 0.2).q;
   for (int tendon = 0; tendon < 2; ++tendon) {
     Eigen::VectorXd gradient;
     lvpTendonLength(model, data, tendon, q, &gradient);
@@ -303,14 +282,8 @@ TEST(LvpDynamics, ActuationIsTendonGradientAndPressureTimesVolumeGradient) {
   const Model model = buildModel(robot);
   Data data(model);
   EXPECT_EQ(inputNames(model), (std::vector<std::string>{"along", "across", "chamber"}));
-  std::mt19937 rng(37);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  Eigen::VectorXd q(model.nq), v(model.nv), a(model.nv);
-  for (int i = 0; i < model.nq; ++i) {
-    q(i) = 0.2 * uniform(rng);
-    v(i) = uniform(rng);
-    a(i) = uniform(rng);
-  }
+  const test::State state = test::randomState(model, 37, 0.2);
+  const Eigen::VectorXd &q = state.q, &v = state.v, &a = state.a;
   modelAgnosticID(model, data, q, v, a, 0.0);
   const Eigen::VectorXd Bu = data.agnostic.Bu;
   Eigen::VectorXd expected = Eigen::VectorXd::Zero(model.nv), gradient;
