@@ -38,7 +38,7 @@ Eigen::Matrix3d orientationFrom(const Eigen::MatrixXd& value) {
       "vector (3)");
 }
 
-PyInverseStaticsResult solve(const std::shared_ptr<Model>& model, const Eigen::Vector3d& target,
+PyInverseStaticsResult solveInverseStatics(const std::shared_ptr<Model>& model, const Eigen::Vector3d& target,
                              const py::object& link,
                              const std::optional<std::vector<std::string>>& actuators,
                              const std::optional<std::vector<std::pair<double, double>>>& bounds,
@@ -114,7 +114,7 @@ void bindInverseStatics(py::module_& m) {
         return "<tendril.InverseStaticsResult converged=" +
                std::string(r.result.converged ? "True" : "False") + ": " + r.result.message + ">";
       });
-  m.def("inverse_statics", &solve, py::arg("model"), py::arg("target"), py::kw_only(),
+  m.def("inverse_statics", &solveInverseStatics, py::arg("model"), py::arg("target"), py::kw_only(),
         py::arg("link"), py::arg("actuators") = py::none(), py::arg("bounds") = py::none(),
         py::arg("orientation") = py::none(), py::arg("q0") = py::none(), py::arg("u0") = py::none(),
         py::arg("offset") = Eigen::Vector3d::Zero(), py::arg("orientation_weight") = 0.1,

@@ -802,7 +802,7 @@ void singleScrewOwnTerms(const VirtualJoint& joint, Data& data, int j, bool with
 // below this many coordinates a run is formed entry by entry from the contiguous rows: the
 // products over whole runs pay their set-up per run (breadth-first trees: 0.8x of the grouped
 // route)
-constexpr int kShortRun = 4;
+constexpr int kShortDerivativeRun = 4;
 
 // the entries of coordinate c against a short run of ancestor coordinates, one row each
 void shortRunTerms(Data& data, int c, const CoordinateBlock& ancestors,
@@ -856,7 +856,7 @@ void ancestorTerms(const VirtualJoint& joint, Data& data, int j, bool with_veloc
     const Vector6d t3 = Y.col(k), t2 = Y.col(joint.nq + k);
     for (int run = w.run_begin[j]; run < w.run_begin[j + 1]; ++run) {
       const CoordinateBlock& ancestors = w.ancestor_runs[run];
-      if (ancestors.n < kShortRun) {
+      if (ancestors.n < kShortDerivativeRun) {
         shortRunTerms(data, c, ancestors, row_factors, t3, t2, with_velocity);
         continue;
       }

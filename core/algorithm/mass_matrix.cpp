@@ -97,7 +97,7 @@ void crossBlocks(const Model& model, Data& data, int h) {
 // between branches keep the zeros Data was built with.
 // below this many coordinates a run is formed entry by entry: the product over a whole run pays its
 // set-up per run
-constexpr int kShortRun = 4;
+constexpr int kShortMassRun = 4;
 
 void rigidTreeMassMatrix(const Model& model, Data& data) {
   RigidTreeWorkspace& w = data.rigid;
@@ -123,7 +123,7 @@ void rigidTreeMassMatrix(const Model& model, Data& data) {
       for (int r = c; r < end; ++r) M(r, c) = M(c, r) = S_rows.row(r).dot(F.transpose());
       for (int run = w.run_begin[j]; run < w.run_begin[j + 1]; ++run) {
         const CoordinateBlock& ancestors = w.ancestor_runs[run];
-        if (ancestors.n < kShortRun) {
+        if (ancestors.n < kShortMassRun) {
           for (int a = ancestors.idx; a < ancestors.idx + ancestors.n; ++a)
             M(a, c) = M(c, a) = S_rows.row(a).dot(F.transpose());
           continue;

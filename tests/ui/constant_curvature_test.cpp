@@ -34,7 +34,6 @@
 namespace tendril {
 namespace {
 
-constexpr int kRunTimeoutMs = 60000;
 const QString kSegment = QStringLiteral("/links/0/constant_curvature");
 
 const RodShape* rodOf(const Frame& frame, int link) {
@@ -368,7 +367,7 @@ TEST_F(ConstantCurvatureTest, SimulatesPicksAndColoursSegmentsByCurvature) {
   QSignalSpy frames(window_.simulation(), &SimulationController::frameAvailable);
   ASSERT_TRUE(window_.runAction()->isEnabled());
   window_.runAction()->trigger();
-  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs));
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, test::kRunTimeoutMs));
   ASSERT_TRUE(finished.first().at(1).toBool()) << finished.first().at(0).toString().toStdString();
   EXPECT_GE(frames.count(), 1);
   EXPECT_EQ(window_.simulation()->frameCount(), 51u);  // t = 0, 0.01, ..., 0.5 s

@@ -18,7 +18,6 @@
 namespace tendril {
 namespace {
 
-constexpr int kRunTimeoutMs = 120000;
 
 TEST(ControllerGuiTest, AddControllerRunsAndPlotsSetPointBesideValueKeptInTheRecording) {
   QSettings().clear();
@@ -49,7 +48,7 @@ TEST(ControllerGuiTest, AddControllerRunsAndPlotsSetPointBesideValueKeptInTheRec
   window.setSimulationOptions(options);
   QSignalSpy finished(window.simulation(), &SimulationController::runFinished);
   ASSERT_TRUE(window.runSimulation());
-  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs));
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, test::kRunTimeoutMs));
   QTest::qWait(200);  // the last batch of frames reaches the plots
 
   auto* plot = window.findChild<PlotPanel*>("controlPlot");

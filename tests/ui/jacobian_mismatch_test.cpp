@@ -22,7 +22,6 @@
 namespace tendril {
 namespace {
 
-constexpr int kRunTimeoutMs = 120000;
 constexpr double kMismatchTolerance = 1e-4;
 
 class JacobianMismatchTest : public ::testing::Test {
@@ -40,7 +39,7 @@ class JacobianMismatchTest : public ::testing::Test {
     window_.setSimulationOptions(options);
     QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
     ASSERT_TRUE(window_.runSimulation());
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, test::kRunTimeoutMs));
     ASSERT_TRUE(finished.first().at(1).toBool()) << finished.first().at(0).toString().toStdString();
   }
 

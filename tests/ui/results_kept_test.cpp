@@ -28,7 +28,6 @@
 namespace tendril {
 namespace {
 
-constexpr int kRunTimeoutMs = 60000;
 // the fin-ray finger with its rods is the slowest example: a run of it is the one a user edits
 // in the middle of
 const QString kSlowExample = QStringLiteral("finray_finger.json");
@@ -56,7 +55,7 @@ class ResultsKeptTest : public ::testing::Test {
     window_.runAction()->trigger();
     ASSERT_TRUE(window_.simulation()->isRunning());
     ASSERT_TRUE(
-        QTest::qWaitFor([&] { return window_.simulation()->frameCount() >= 2; }, kRunTimeoutMs));
+        QTest::qWaitFor([&] { return window_.simulation()->frameCount() >= 2; }, test::kRunTimeoutMs));
   }
 
   /// A short run of the cantilever, finished.
@@ -68,7 +67,7 @@ class ResultsKeptTest : public ::testing::Test {
     window_.setSimulationOptions(options);
     QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
     window_.runAction()->trigger();
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, test::kRunTimeoutMs));
     ASSERT_TRUE(finished.first().at(1).toBool());
   }
 
@@ -124,14 +123,14 @@ TEST_F(ResultsKeptTest, KeepingTheRunAppliesTheEditAndTheRunGoesOnWithTheOldMode
   // the run still records frames of the model it started with (links bodies as before)
   const std::size_t before = window_.simulation()->frameCount();
   ASSERT_TRUE(QTest::qWaitFor([&] { return window_.simulation()->frameCount() > before + 1; },
-                              kRunTimeoutMs));
+                              test::kRunTimeoutMs));
   // the viewport keeps the edited model (one revolute joint more) at rest while the old one
   // streams
   const FramePtr last = window_.simulation()->frameAt(window_.simulation()->frameCount() - 1);
   EXPECT_EQ(window_.viewport()->currentFrame()->q.size(), last->q.size() + 1);
   QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
   window_.cancelAction()->trigger();
-  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs));
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, test::kRunTimeoutMs));
   expectMarkedStale(true);  // its end changes nothing: the model is still not the one it ran
 }
 
@@ -222,7 +221,7 @@ TEST_F(ResultsKeptTest, AnEditAfterARunKeepsItsResultsStaleAndUndoMakesThemCurre
   QSignalSpy finished(window_.simulation(), &SimulationController::runFinished);
   window_.runAction()->trigger();
   expectMarkedStale(false);
-  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs));
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, test::kRunTimeoutMs));
   expectMarkedStale(false);
 }
 
@@ -255,7 +254,7 @@ TEST_F(ResultsKeptTest, AStaticsSolveKeptRunningThroughAnEditEndsStale) {
   const auto answered = test::answerEditDuringRun("keepRunningButton");
   clickToolButton("addLinkButton");
   ASSERT_TRUE(*answered);
-  ASSERT_TRUE(QTest::qWaitFor([&] { return !window_.isStaticsRunning(); }, kRunTimeoutMs));
+  ASSERT_TRUE(QTest::qWaitFor([&] { return !window_.isStaticsRunning(); }, test::kRunTimeoutMs));
   expectMarkedStale(true);
   EXPECT_GE(window_.plotPanel()->pointCount(0), 1);  // the residual of its iterations
   ASSERT_EQ(window_.simulation()->frameCount(), 1u);

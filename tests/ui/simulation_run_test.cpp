@@ -30,7 +30,6 @@
 namespace tendril {
 namespace {
 
-constexpr int kRunTimeoutMs = 60000;
 const QString kCantilever = QStringLiteral("soft_cantilever.json");
 
 SimulationOptions longRun() {
@@ -58,11 +57,11 @@ class SimulationRunTest : public ::testing::Test {
 
   bool waitForFrames(std::size_t count) {
     return QTest::qWaitFor([&] { return window_.simulation()->frameCount() >= count; },
-                           kRunTimeoutMs);
+                           test::kRunTimeoutMs);
   }
 
   bool waitForFinish(QSignalSpy& finished) {
-    return QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs);
+    return QTest::qWaitFor([&] { return !finished.isEmpty(); }, test::kRunTimeoutMs);
   }
 
   QSlider* timelineSlider() const { return window_.timeline()->findChild<QSlider*>(); }
@@ -276,7 +275,7 @@ TEST_F(SimulationRunTest, ScrubbingBackMidRunKeepsTheSliderWhereTheUserPutIt) {
   // scrubbed back: deliveries grow the range but leave the slider and the view alone
   timelineSlider()->setValue(5);
   deliveries.clear();
-  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 5; }, kRunTimeoutMs));
+  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 5; }, test::kRunTimeoutMs));
   EXPECT_EQ(window_.timeline()->currentFrame(), 5);
   EXPECT_GT(window_.timeline()->frameCount(), 25);
   EXPECT_EQ(window_.viewport()->currentFrame(), window_.simulation()->frameAt(5));
@@ -287,7 +286,7 @@ TEST_F(SimulationRunTest, ScrubbingBackMidRunKeepsTheSliderWhereTheUserPutIt) {
   timelineSlider()->setSliderDown(true);
   const int held_at = window_.timeline()->currentFrame();
   deliveries.clear();
-  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 5; }, kRunTimeoutMs));
+  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 5; }, test::kRunTimeoutMs));
   EXPECT_EQ(window_.timeline()->currentFrame(), held_at);
   EXPECT_GT(window_.timeline()->frameCount(), held_at + 1);
 
@@ -295,7 +294,7 @@ TEST_F(SimulationRunTest, ScrubbingBackMidRunKeepsTheSliderWhereTheUserPutIt) {
   timelineSlider()->setValue(timelineSlider()->maximum());
   timelineSlider()->setSliderDown(false);
   deliveries.clear();
-  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 3; }, kRunTimeoutMs));
+  ASSERT_TRUE(QTest::qWaitFor([&] { return deliveries.count() >= 3; }, test::kRunTimeoutMs));
   EXPECT_EQ(window_.timeline()->currentFrame(), window_.timeline()->frameCount() - 1);
   EXPECT_GT(window_.timeline()->currentFrame(), held_at);
   EXPECT_EQ(window_.viewport()->currentFrame()->index,

@@ -22,7 +22,6 @@
 namespace tendril {
 namespace {
 
-constexpr int kRunTimeoutMs = 120000;
 
 class TipErrorTest : public ::testing::Test {
  protected:
@@ -38,7 +37,7 @@ class TipErrorTest : public ::testing::Test {
   }
 
   static bool waitFor(const QSignalSpy& finished) {
-    return QTest::qWaitFor([&] { return !finished.isEmpty(); }, kRunTimeoutMs);
+    return QTest::qWaitFor([&] { return !finished.isEmpty(); }, test::kRunTimeoutMs);
   }
 
   QList<QPointF> tipErrorPoints() const {

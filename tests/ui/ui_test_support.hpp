@@ -17,6 +17,10 @@ class PropertyPanel;
 
 namespace tendril::test {
 
+// how long a test waits for a simulation run to finish before it fails (a bound, far above the
+// runs' durations; the runs of the GUI tests take seconds)
+constexpr int kRunTimeoutMs = 120000;
+
 /// \brief A tapered rod bent into a quarter circle, plus a box and a sphere.
 FramePtr makeCurvedRodFrame();
 

@@ -224,7 +224,7 @@ const auto first = [](const HyperDual& x) { return x.b1; };
 const auto second = [](const HyperDual& x) { return x.b2; };
 const auto mixed = [](const HyperDual& x) { return x.c; };
 
-Eigen::Vector3d vee(const Eigen::Matrix3d& S) {
+Eigen::Vector3d axialVector(const Eigen::Matrix3d& S) {
   return 0.5 * Eigen::Vector3d(S(2, 1) - S(1, 2), S(0, 2) - S(2, 0), S(1, 0) - S(0, 1));
 }
 
@@ -410,7 +410,7 @@ void LvpKinematics::distal(const Eigen::Ref<const Eigen::VectorXd>& q,
     combine(q, unit.data(), nullptr, c);
     frame(R, p);
     const Eigen::Matrix3d R0 = part(R, value);
-    out.J.col(j) << vee(R0.transpose() * part(R, first)), R0.transpose() * part(p, first);
+    out.J.col(j) << axialVector(R0.transpose() * part(R, first)), R0.transpose() * part(p, first);
   }
   combine(q, v.data(), v.data(), c);
   frame(R, p);
@@ -418,8 +418,8 @@ void LvpKinematics::distal(const Eigen::Ref<const Eigen::VectorXd>& q,
   out.p = part(p, value);
   const Eigen::Matrix3d R_dot = part(R, first), R_ddot = part(R, mixed);
   const Eigen::Vector3d p_dot = part(p, first), p_ddot = part(p, mixed);
-  out.Jv << vee(out.R.transpose() * R_dot), out.R.transpose() * p_dot;
-  out.bias << vee(R_dot.transpose() * R_dot + out.R.transpose() * R_ddot),
+  out.Jv << axialVector(out.R.transpose() * R_dot), out.R.transpose() * p_dot;
+  out.bias << axialVector(R_dot.transpose() * R_dot + out.R.transpose() * R_ddot),
       R_dot.transpose() * p_dot + out.R.transpose() * p_ddot;
 }
 

@@ -18,6 +18,7 @@
 #include "core/algorithm/forward_dynamics_derivatives.hpp"
 #include "core/algorithm/hybrid_dynamics_derivatives.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "tests/support/hybrid_dynamics_checks.hpp"
 #include "tests/support/rigid_models.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -36,14 +37,9 @@ using test::randomRigidTree;  // every joint type, random branching, full inerti
 // to 7e-13 (30-chain)
 constexpr double kRoutesAgree = 1e-12;
 
-double forceSpace(const Eigen::MatrixXd& M, const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+double normwiseForceMismatch(const Eigen::MatrixXd& M, const Eigen::MatrixXd& a,
+                             const Eigen::MatrixXd& b) {
   return (M * (a - b)).norm() / (M.norm() * a.norm());
-}
-
-Eigen::VectorXd actuation(const Model& model, const test::State& s, double t) {
-  Eigen::VectorXd tau(model.nv);
-  actuationForces(model, s.q, t, tau);
-  return tau + 0.3 * s.a;  // joint efforts on every coordinate besides the model's own inputs
 }
 
 // Table 6 against the dense factor (DMM), with gravity and a random nonzero velocity; also
@@ -57,13 +53,15 @@ void expectForwardRoutesAgree(const Model& model, unsigned seed, const std::stri
     const test::State s = test::randomState(model, seed * 17 + k);
     ASSERT_GT(s.v.norm(), 0.0);
     const double t = 0.2 * k;
-    const Eigen::VectorXd tau = actuation(model, s, t);
+    const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, t);
     forwardDynamicsDerivatives(model, dense, s.q, s.v, tau, t, ForwardDerivativeRoute::DenseFactor);
     articulatedBodyForwardDynamicsDerivatives(model, kim, s.q, s.v, tau, t, M_inverse);
     const Eigen::MatrixXd M = massMatrix(model, dense, s.q);
     EXPECT_LT((kim.qdd - dense.qdd).norm(), 1e-10 * dense.qdd.norm()) << label;
-    EXPECT_LT(forceSpace(M, kim.dqdd_dq, dense.dqdd_dq), kRoutesAgree) << label << " dq " << k;
-    EXPECT_LT(forceSpace(M, kim.dqdd_dv, dense.dqdd_dv), kRoutesAgree) << label << " dv " << k;
+    EXPECT_LT(normwiseForceMismatch(M, kim.dqdd_dq, dense.dqdd_dq), kRoutesAgree)
+        << label << " dq " << k;
+    EXPECT_LT(normwiseForceMismatch(M, kim.dqdd_dv, dense.dqdd_dv), kRoutesAgree)
+        << label << " dv " << k;
     const Eigen::MatrixXd identity = Eigen::MatrixXd::Identity(model.nv, model.nv);
     EXPECT_LT((M * M_inverse - identity).norm() / (M.norm() * M_inverse.norm()), kRoutesAgree)
         << label << " dtau " << k;
@@ -93,14 +91,14 @@ TEST(ArticulatedBodyDerivativesTest, Table6EqualsTheArticulatedSolveRouteOnLongC
   for (const int n : {60, 100}) {
     const Model model = buildModel(test::benchmarkChain(n));
     const test::State s = test::randomState(model, 3);
-    const Eigen::VectorXd tau = actuation(model, s, 0.0);
+    const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
     Data aza(model), kim(model);
     forwardDynamicsDerivatives(model, aza, s.q, s.v, tau, 0.0,
                                ForwardDerivativeRoute::ArticulatedBody);
     articulatedBodyForwardDynamicsDerivatives(model, kim, s.q, s.v, tau, 0.0);
     const Eigen::MatrixXd M = massMatrix(model, aza, s.q);
-    EXPECT_LT(forceSpace(M, kim.dqdd_dq, aza.dqdd_dq), kRoutesAgree) << "chain" << n;
-    EXPECT_LT(forceSpace(M, kim.dqdd_dv, aza.dqdd_dv), kRoutesAgree) << "chain" << n;
+    EXPECT_LT(normwiseForceMismatch(M, kim.dqdd_dq, aza.dqdd_dq), kRoutesAgree) << "chain" << n;
+    EXPECT_LT(normwiseForceMismatch(M, kim.dqdd_dv, aza.dqdd_dv), kRoutesAgree) << "chain" << n;
   }
 }
 
@@ -108,7 +106,7 @@ TEST(ArticulatedBodyDerivativesTest, Table6EqualsTheArticulatedSolveRouteOnLongC
 TEST(ArticulatedBodyDerivativesTest, TheForwardDerivativeRouteDispatchesToTable6) {
   const Model model = buildModel(randomRigidTree(4, 9));
   const test::State s = test::randomState(model, 4);
-  const Eigen::VectorXd tau = actuation(model, s, 0.0);
+  const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
   Data routed(model), direct(model);
   forwardDynamicsDerivatives(model, routed, s.q, s.v, tau, 0.0,
                              ForwardDerivativeRoute::ArticulatedChainRule);
@@ -134,7 +132,7 @@ TEST(ArticulatedBodyDerivativesTest, Table6MatchesCentralDifferencesOnEveryJoint
   for (unsigned seed = 1; seed <= 5; ++seed) {
     const Model model = buildModel(randomRigidTree(seed + 60, 10));
     const test::State s = test::randomState(model, seed, 0.8);
-    const Eigen::VectorXd tau = actuation(model, s, 0.0);
+    const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
     Data data(model), reference(model);
     Eigen::MatrixXd M_inverse(model.nv, model.nv);
     articulatedBodyForwardDynamicsDerivatives(model, data, s.q, s.v, tau, 0.0, M_inverse);
@@ -162,7 +160,7 @@ TEST(ArticulatedBodyDerivativesTest, Table6MatchesCentralDifferencesOnEveryJoint
 TEST(ArticulatedBodyDerivativesTest, Table6MatchesCentralDifferencesOnTheArmInAccelerationSpace) {
   const Model model = buildModel(test::benchmarkArm());
   const test::State s = test::randomState(model, 3, 1.0);
-  const Eigen::VectorXd tau = actuation(model, s, 0.0);
+  const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
   Data data(model), reference(model);
   articulatedBodyForwardDynamicsDerivatives(model, data, s.q, s.v, tau, 0.0);
   const auto fd = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& v) -> Eigen::VectorXd {
@@ -175,26 +173,6 @@ TEST(ArticulatedBodyDerivativesTest, Table6MatchesCentralDifferencesOnTheArmInAc
   EXPECT_LT(test::relativeError(data.dqdd_dq, dq), 1e-8);
   EXPECT_LT(test::relativeError(data.dqdd_dv, dv), 1e-8);
 }
-
-// y = [qdd_u; e_k] of the hybrid dynamics as a function of (q, v, w), w = [tau_u; qdd_k]
-struct HybridFunction {
-  const Model& model;
-  const std::vector<char>& prescribed;
-  Data data;
-  Eigen::VectorXd y(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& w) {
-    Eigen::VectorXd tau(model.nv);
-    actuationForces(model, q, 0.3, tau);
-    for (int i = 0; i < model.nv; ++i) {
-      if (prescribed[i] == 0) tau(i) += w(i);
-    }
-    hybridDynamics(model, data, q, v, tau, prescribed, w, 0.3);
-    Eigen::VectorXd out = data.qdd;
-    for (int i = 0; i < model.nv; ++i) {
-      if (prescribed[i] != 0) out(i) = data.articulated.efforts(i);
-    }
-    return out;
-  }
-};
 
 Eigen::VectorXd hybridTau(const Model& model, const test::State& s,
                           const std::vector<char>& prescribed, const Eigen::VectorXd& w) {
@@ -236,9 +214,9 @@ void expectHybridRoutesAgree(const Model& model, unsigned seed, const std::strin
     }
     if (prescribed[r] != 0) weight(r, r) = M.norm();
   }
-  EXPECT_LT(forceSpace(weight, kim.dy_dq, partitioned.dy_dq), kRoutesAgree) << label;
-  EXPECT_LT(forceSpace(weight, kim.dy_dv, partitioned.dy_dv), kRoutesAgree) << label;
-  EXPECT_LT(forceSpace(weight, kim.dy_dw, partitioned.dy_dw), kRoutesAgree) << label;
+  EXPECT_LT(normwiseForceMismatch(weight, kim.dy_dq, partitioned.dy_dq), kRoutesAgree) << label;
+  EXPECT_LT(normwiseForceMismatch(weight, kim.dy_dv, partitioned.dy_dv), kRoutesAgree) << label;
+  EXPECT_LT(normwiseForceMismatch(weight, kim.dy_dw, partitioned.dy_dw), kRoutesAgree) << label;
   EXPECT_EQ(kim_data.qdd, partitioned_data.qdd) << label;
 }
 
@@ -266,7 +244,7 @@ TEST(ArticulatedBodyDerivativesTest, Table7MatchesCentralDifferencesOnEveryJoint
     HybridDynamicsDerivatives analytic(model);
     articulatedHybridDynamicsDerivatives(model, data, s.q, s.v, hybridTau(model, s, prescribed, w),
                                          prescribed, w, 0.3, analytic);
-    HybridFunction f{model, prescribed, Data(model)};
+    test::HybridFunction f{model, prescribed, Data(model)};
     const Eigen::MatrixXd dq = test::extrapolatedCentralDifference(
         [&](const Eigen::VectorXd& q) { return f.y(q, s.v, w); }, s.q, 1e-3);
     const Eigen::MatrixXd dv = test::centralDifference(

@@ -22,6 +22,7 @@
 #include "core/algorithm/hybrid_dynamics_derivatives.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "tests/support/hybrid_dynamics_checks.hpp"
 #include "tests/support/rigid_models.hpp"
 #include "tests/support/test_models.hpp"
 
@@ -31,7 +32,7 @@ namespace {
 // Both routes are exact: they differ by rounding, amplified by the conditioning of M (up to 1e8
 // on the examples with light distal links); 1e-10 relative on qdd leaves room for that and none
 // for a wrong term (a missing velocity product or external load moves qdd by 1e-3 or more)
-constexpr double kTolerance = 1e-10;
+constexpr double kArticulatedTolerance = 1e-10;
 
 using test::randomRigidTree;  // every joint type, random branching, full inertia tensors
 
@@ -51,12 +52,6 @@ RobotDescription armWithTwoPositionControlledJoints() {
   return robot;
 }
 
-Eigen::VectorXd actuation(const Model& model, const test::State& s, double t) {
-  Eigen::VectorXd tau(model.nv);
-  actuationForces(model, s.q, t, tau);
-  return tau + 0.3 * s.a;  // joint efforts on every coordinate besides the model's own inputs
-}
-
 double relative(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return (a - b).norm() / std::max(b.norm(), 1e-12);
 }
@@ -67,12 +62,12 @@ void expectForwardDynamicsAgree(const Model& model, unsigned seed, const std::st
   for (unsigned k = 0; k < 5; ++k) {
     const test::State s = test::randomState(model, seed * 31 + k);
     const double t = 0.1 * k;
-    const Eigen::VectorXd tau = actuation(model, s, t);
+    const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, t);
     const Eigen::VectorXd reference = forwardDynamics(model, factored, s.q, s.v, tau, t);
     const Eigen::VectorXd qdd =
         articulatedBodyForwardDynamics(model, articulated, s.q, s.v, tau, t);
     ASSERT_TRUE(reference.allFinite()) << label;
-    EXPECT_LT(relative(qdd, reference), kTolerance) << label << " state " << k;
+    EXPECT_LT(relative(qdd, reference), kArticulatedTolerance) << label << " state " << k;
   }
 }
 
@@ -122,17 +117,18 @@ HybridResult hybrid(const Model& model, const test::State& s, const std::vector<
 TEST(ArticulatedBodyTest, HybridDynamicsWithEveryCoordinateFreeIsTheForwardDynamics) {
   const Model model = buildModel(randomRigidTree(5, 10));
   const test::State s = test::randomState(model, 5);
-  const Eigen::VectorXd tau = actuation(model, s, 0.0);
+  const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
   const HybridResult result = hybrid(model, s, std::vector<char>(model.nv, 0), tau);
   Data data(model);
-  EXPECT_LT(relative(result.qdd, forwardDynamics(model, data, s.q, s.v, tau)), kTolerance);
+  EXPECT_LT(relative(result.qdd, forwardDynamics(model, data, s.q, s.v, tau)),
+            kArticulatedTolerance);
   EXPECT_EQ(result.efforts.norm(), 0.0);
 }
 
 TEST(ArticulatedBodyTest, HybridDynamicsWithEveryCoordinatePrescribedIsTheInverseDynamics) {
   const Model model = buildModel(randomRigidTree(6, 10));
   const test::State s = test::randomState(model, 6);
-  const Eigen::VectorXd tau = actuation(model, s, 0.0);
+  const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
   const HybridResult result = hybrid(model, s, std::vector<char>(model.nv, 1), tau);
   EXPECT_EQ(result.qdd, s.a);
   Data data(model);
@@ -149,7 +145,7 @@ TEST(ArticulatedBodyTest, HybridDynamicsEqualsThePartitionedSolve) {
   for (unsigned seed = 1; seed <= 6; ++seed) {
     const Model model = buildModel(randomRigidTree(seed + 20, 12));
     const test::State s = test::randomState(model, seed);
-    Eigen::VectorXd tau = actuation(model, s, 0.0);
+    Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
     std::vector<char> prescribed(model.nv, 0);
     std::mt19937 rng(seed);
     for (char& p : prescribed) p = static_cast<char>(rng() % 3 == 0);
@@ -182,8 +178,8 @@ TEST(ArticulatedBodyTest, HybridDynamicsEqualsThePartitionedSolve) {
     Eigen::VectorXd efforts = inverseDynamics(model, data, s.q, s.v, qdd) - applied;
     for (const int i : free) efforts(i) = 0.0;
 
-    EXPECT_LT(relative(result.qdd, qdd), kTolerance) << "seed " << seed;
-    EXPECT_LT(relative(result.efforts, efforts), kTolerance) << "seed " << seed;
+    EXPECT_LT(relative(result.qdd, qdd), kArticulatedTolerance) << "seed " << seed;
+    EXPECT_LT(relative(result.efforts, efforts), kArticulatedTolerance) << "seed " << seed;
   }
 }
 
@@ -197,13 +193,14 @@ TEST(ArticulatedBodyTest, PrescribedJointsTakeTheHybridRouteAndMatchThePartition
   for (unsigned k = 0; k < 4; ++k) {
     const test::State s = test::randomState(model, 40 + k);
     const double t = 0.37 * k;
-    const Eigen::VectorXd tau = actuation(model, s, t);
+    const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, t);
     const Eigen::VectorXd qdd =
         constrainedForwardDynamics(model, hybrid_data, hybrid_cdd, s.q, s.v, tau, t);
     const Eigen::VectorXd reference =
         factorisedConstrainedDynamics(model, factorised_data, factorised_cdd, s.q, s.v, tau, t);
-    EXPECT_LT(relative(qdd, reference), kTolerance) << "state " << k;
-    EXPECT_LT(relative(hybrid_cdd.efforts, factorised_cdd.efforts), kTolerance) << "state " << k;
+    EXPECT_LT(relative(qdd, reference), kArticulatedTolerance) << "state " << k;
+    EXPECT_LT(relative(hybrid_cdd.efforts, factorised_cdd.efforts), kArticulatedTolerance)
+        << "state " << k;
     EXPECT_EQ(hybrid_cdd.q, factorised_cdd.q);
   }
 }
@@ -236,7 +233,7 @@ TEST(ArticulatedBodyTest, SolveInPlaceInvertsMAndItsFreeBlock) {
     std::vector<char> prescribed(model.nv, 0);
     for (char& p : prescribed) p = static_cast<char>(rng() % 3 == 0);
     for (const bool hybrid_route : {false, true}) {
-      const Eigen::VectorXd tau = actuation(model, s, 0.0);
+      const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
       if (hybrid_route) {
         hybridDynamics(model, data, s.q, s.v, tau, prescribed, s.a);
       } else {
@@ -269,17 +266,17 @@ double forceSpace(const Eigen::MatrixXd& M, const Eigen::MatrixXd& a, const Eige
   return backwardError(M, a, M * (a - b));
 }
 
-void expectRoutesAgree(const Model& model, unsigned seed, const std::string& label) {
+void expectForwardDynamicsRoutesAgree(const Model& model, unsigned seed, const std::string& label) {
   Data dense(model), articulated(model);
   for (unsigned k = 0; k < 3; ++k) {
     const test::State s = test::randomState(model, seed * 17 + k);
-    const Eigen::VectorXd tau = actuation(model, s, 0.2 * k);
+    const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.2 * k);
     forwardDynamicsDerivatives(model, dense, s.q, s.v, tau, 0.2 * k,
                                ForwardDerivativeRoute::DenseFactor);
     forwardDynamicsDerivatives(model, articulated, s.q, s.v, tau, 0.2 * k,
                                ForwardDerivativeRoute::ArticulatedBody);
     const Eigen::MatrixXd M = massMatrix(model, dense, s.q);
-    EXPECT_LT(relative(articulated.qdd, dense.qdd), kTolerance) << label;
+    EXPECT_LT(relative(articulated.qdd, dense.qdd), kArticulatedTolerance) << label;
     EXPECT_LT(forceSpace(M, articulated.dqdd_dq, dense.dqdd_dq), 1e-12) << label << " dq " << k;
     EXPECT_LT(forceSpace(M, articulated.dqdd_dv, dense.dqdd_dv), 1e-12) << label << " dv " << k;
   }
@@ -287,11 +284,12 @@ void expectRoutesAgree(const Model& model, unsigned seed, const std::string& lab
 
 TEST(ArticulatedBodyTest, DerivativeRoutesAgreeOnRandomTreesAndTheBenchmarkRobots) {
   for (unsigned seed = 1; seed <= 6; ++seed)
-    expectRoutesAgree(buildModel(randomRigidTree(seed, 12)), seed, "tree " + std::to_string(seed));
-  expectRoutesAgree(buildModel(test::benchmarkArm()), 1, "arm7");
-  expectRoutesAgree(buildModel(test::benchmarkChain(30)), 2, "chain30");
-  expectRoutesAgree(buildModel(test::branchedTree(31, 5)), 3, "tree31_bf5");
-  expectRoutesAgree(buildModel(test::benchmarkHumanoid()), 4, "humanoid35");
+    expectForwardDynamicsRoutesAgree(buildModel(randomRigidTree(seed, 12)), seed,
+                                     "tree " + std::to_string(seed));
+  expectForwardDynamicsRoutesAgree(buildModel(test::benchmarkArm()), 1, "arm7");
+  expectForwardDynamicsRoutesAgree(buildModel(test::benchmarkChain(30)), 2, "chain30");
+  expectForwardDynamicsRoutesAgree(buildModel(test::branchedTree(31, 5)), 3, "tree31_bf5");
+  expectForwardDynamicsRoutesAgree(buildModel(test::benchmarkHumanoid()), 4, "humanoid35");
 }
 
 // the articulated route against central differences of FD through the exponential coordinates of
@@ -301,7 +299,7 @@ TEST(ArticulatedBodyTest, ArticulatedDerivativeRouteMatchesCentralDifferences) {
   for (unsigned seed = 1; seed <= 4; ++seed) {
     const Model model = buildModel(randomRigidTree(seed + 60, 10));
     const test::State s = test::randomState(model, seed, 0.8);
-    const Eigen::VectorXd tau = actuation(model, s, 0.0);
+    const Eigen::VectorXd tau = test::actuationWithJointEfforts(model, s, 0.0);
     Data data(model), reference(model);
     forwardDynamicsDerivatives(model, data, s.q, s.v, tau, 0.0,
                                ForwardDerivativeRoute::ArticulatedBody);
@@ -320,26 +318,6 @@ TEST(ArticulatedBodyTest, ArticulatedDerivativeRouteMatchesCentralDifferences) {
     EXPECT_LT(mismatch(data.dqdd_dv, dv), 1e-6) << "seed " << seed;
   }
 }
-
-// y = [qdd_u; e_k] of the hybrid dynamics as a function of (q, v, w), w = [tau_u; qdd_k]
-struct HybridFunction {
-  const Model& model;
-  const std::vector<char>& prescribed;
-  Data data;
-  Eigen::VectorXd y(const Eigen::VectorXd& q, const Eigen::VectorXd& v, const Eigen::VectorXd& w) {
-    Eigen::VectorXd tau(model.nv);
-    actuationForces(model, q, 0.3, tau);
-    for (int i = 0; i < model.nv; ++i) {
-      if (prescribed[i] == 0) tau(i) += w(i);
-    }
-    hybridDynamics(model, data, q, v, tau, prescribed, w, 0.3);
-    Eigen::VectorXd out = data.qdd;
-    for (int i = 0; i < model.nv; ++i) {
-      if (prescribed[i] != 0) out(i) = data.articulated.efforts(i);
-    }
-    return out;
-  }
-};
 
 HybridDynamicsDerivatives hybridDerivatives(const Model& model, const test::State& s,
                                             const std::vector<char>& prescribed,
@@ -368,7 +346,7 @@ TEST(HybridDynamicsDerivativesTest, MatchCentralDifferencesOnRandomTrees) {
     const Eigen::VectorXd w = s.a;
     Data data(model);
     const HybridDynamicsDerivatives analytic = hybridDerivatives(model, s, prescribed, w, data);
-    HybridFunction f{model, prescribed, Data(model)};
+    test::HybridFunction f{model, prescribed, Data(model)};
     const Eigen::MatrixXd dq = test::extrapolatedCentralDifference(
         [&](const Eigen::VectorXd& q) { return f.y(q, s.v, w); }, s.q, 1e-3);
     const Eigen::MatrixXd dv = test::centralDifference(
@@ -420,7 +398,7 @@ TEST(HybridDynamicsDerivativesTest, AgreeWithThePartitionedRoute) {
     actuationForces(model, cdd.q, t, tau);
     hybridDynamicsDerivatives(model, hybrid, cdd.q, cdd.v, tau, cdd.prescribed_mask, cdd.qdd, t,
                               out);
-    EXPECT_LT(relative(hybrid.qdd, cdd.qdd), kTolerance);
+    EXPECT_LT(relative(hybrid.qdd, cdd.qdd), kArticulatedTolerance);
     Eigen::MatrixXd ours_q = out.dy_dq, ours_v = out.dy_dv;
     for (int i = 0; i < model.nv; ++i) {
       if (cdd.prescribed_mask[i] == 0) continue;

@@ -27,7 +27,7 @@ namespace {
 // linear (damping, Baumgarte): a central difference is exact at any step, so a large one
 // (test::velocityStep, 1e-2) only removes round-off.
 constexpr double kStepQ = 1e-3;
-constexpr double kTolerance = 1e-6;
+constexpr double kConstraintTolerance = 1e-6;
 
 struct Case {
   std::string name;
@@ -90,8 +90,8 @@ TEST(ConstrainedDynamicsTest, DerivativesMatchCentralDifferences) {
         [&](const Eigen::VectorXd& q) { return qdd(q, x.v); }, x.q, kStepQ);
     const Eigen::MatrixXd dv = test::centralDifference(
         [&](const Eigen::VectorXd& v) { return qdd(x.q, v); }, x.v, test::velocityStep(model));
-    EXPECT_LT(test::relativeError(cdd.dqdd_dq, dq), kTolerance);
-    EXPECT_LT(test::relativeError(cdd.dqdd_dv, dv), kTolerance);
+    EXPECT_LT(test::relativeError(cdd.dqdd_dq, dq), kConstraintTolerance);
+    EXPECT_LT(test::relativeError(cdd.dqdd_dv, dv), kConstraintTolerance);
     EXPECT_NE(cdd.dqdd_dq, dq);  // guard against comparing a thing to itself
     EXPECT_GT(dq.norm(), 1e-3);
     EXPECT_GT(dv.norm(), 1e-3);
@@ -172,12 +172,12 @@ TEST(ConstrainedDynamicsTest, IndexThreeJacobianMatchesCentralDifferences) {
       indexThreeJacobian(model, data, cdd, q, v, a, lambda, t, rates.v, rates.a, J);
       const Eigen::MatrixXd fd =
           test::centralDifference(residual, Eigen::VectorXd::Zero(nu + m), 1e-6);
-      EXPECT_LT(test::relativeError(J.leftCols(nu), fd.leftCols(nu)), kTolerance);
+      EXPECT_LT(test::relativeError(J.leftCols(nu), fd.leftCols(nu)), kConstraintTolerance);
       if (m > 0) {
         EXPECT_LT(test::relativeError(J.bottomLeftCorner(m, nu), fd.bottomLeftCorner(m, nu)),
-                  kTolerance);
+                  kConstraintTolerance);
         EXPECT_LT(test::relativeError(J.topRightCorner(nu, m), fd.topRightCorner(nu, m)),
-                  kTolerance);
+                  kConstraintTolerance);
         EXPECT_EQ(J.bottomRightCorner(m, m).norm(), 0.0);
       }
       EXPECT_NE(J, fd);

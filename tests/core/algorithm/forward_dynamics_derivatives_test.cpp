@@ -26,8 +26,8 @@ namespace {
 // where it is not amplified, in force space: |M (J_an - J_fd)| / |M J_an|, the error of the
 // generalised forces the integrator's Newton step actually balances (1e-9 to 1e-10 measured).
 // Step 1e-5 in q: truncation ~h^2 ~ 1e-10; in v, test::velocityStep.
-constexpr double kStep = 1e-5;
-constexpr double kTol = 1e-6;
+constexpr double kFdStep = 1e-5;
+constexpr double kFdTolerance = 1e-6;
 
 double forceSpaceMismatch(const Eigen::MatrixXd& M, const Eigen::MatrixXd& analytic,
                           const Eigen::MatrixXd& reference) {
@@ -54,10 +54,11 @@ Jacobians differences(const Model& model, const test::State& s, double t) {
     actuationForces(model, q, t, tau);
     return forwardDynamics(model, data, q, v, tau, t);
   };
-  return {test::centralDifference([&](const Eigen::VectorXd& q) { return fd(q, s.v); }, s.q, kStep),
-          test::centralDifference([&](const Eigen::VectorXd& v) { return fd(s.q, v); }, s.v,
-                                  test::velocityStep(model)),
-          {}};
+  return {
+      test::centralDifference([&](const Eigen::VectorXd& q) { return fd(q, s.v); }, s.q, kFdStep),
+      test::centralDifference([&](const Eigen::VectorXd& v) { return fd(s.q, v); }, s.v,
+                              test::velocityStep(model)),
+      {}};
 }
 
 class ForwardDerivatives : public ::testing::TestWithParam<std::string> {};
@@ -67,8 +68,8 @@ TEST_P(ForwardDerivatives, MatchCentralDifferences) {
   for (unsigned seed = 1; seed <= 2; ++seed) {
     const test::State s = test::randomState(model, seed, 0.3);
     const Jacobians a = analytic(model, s, 0.7), d = differences(model, s, 0.7);
-    EXPECT_LT(forceSpaceMismatch(a.M, a.dq, d.dq), kTol) << "seed " << seed;
-    EXPECT_LT(forceSpaceMismatch(a.M, a.dv, d.dv), kTol) << "seed " << seed;
+    EXPECT_LT(forceSpaceMismatch(a.M, a.dq, d.dq), kFdTolerance) << "seed " << seed;
+    EXPECT_LT(forceSpaceMismatch(a.M, a.dv, d.dv), kFdTolerance) << "seed " << seed;
   }
 }
 
@@ -92,8 +93,8 @@ TEST(ForwardDerivatives, RandomTreesWithDamping) {
     const Model model = buildModel(test::randomHybrid(seed));
     const test::State s = test::randomState(model, seed, 0.8);
     const Jacobians a = analytic(model, s, 0.0), d = differences(model, s, 0.0);
-    EXPECT_LT(forceSpaceMismatch(a.M, a.dq, d.dq), kTol) << "seed " << seed;
-    EXPECT_LT(forceSpaceMismatch(a.M, a.dv, d.dv), kTol) << "seed " << seed;
+    EXPECT_LT(forceSpaceMismatch(a.M, a.dq, d.dq), kFdTolerance) << "seed " << seed;
+    EXPECT_LT(forceSpaceMismatch(a.M, a.dv, d.dv), kFdTolerance) << "seed " << seed;
   }
 }
 
@@ -110,9 +111,9 @@ TEST(ActuationJacobian, CablesMatchCentralDifferences) {
         actuationForces(model, q, 1.0, tau);
         return tau;
       },
-      s.q, kStep);
+      s.q, kFdStep);
   ASSERT_GT(reference.norm(), 0.0);
-  EXPECT_LT(test::relativeError(data.dtau_applied_dq, reference), kTol);
+  EXPECT_LT(test::relativeError(data.dtau_applied_dq, reference), kFdTolerance);
   // a cable force is a gradient (-T dl/dq): its Jacobian is symmetric
   EXPECT_LT(test::relativeError(data.dtau_applied_dq, data.dtau_applied_dq.transpose()), 1e-14);
 }

@@ -23,8 +23,8 @@ namespace {
 // relative, round-off ~eps |ID| / h ~ 1e-10 relative; 1e-6 is the acceptance level and
 // leaves four orders of margin, while a wrong term (a dropped sign, a missing transport) shows as
 // O(1) (the paper's misprinted (54) fails at 0.56)
-constexpr double kStep = 1e-6;
-constexpr double kTol = 1e-6;
+constexpr double kIdStep = 1e-6;
+constexpr double kIdTolerance = 1e-6;
 struct Mismatch {
   double dq = 0.0, dv = 0.0;
 };
@@ -41,7 +41,7 @@ Mismatch compareWithFiniteDifferences(const Model& model, const test::State& s, 
     return inverseDynamics(model, fd, s.q, v, s.a, t);
   };
   Mismatch m;
-  m.dq = test::relativeError(dq, test::centralDifference(id_of_q, s.q, kStep));
+  m.dq = test::relativeError(dq, test::centralDifference(id_of_q, s.q, kIdStep));
   m.dv = test::relativeError(dv, test::centralDifference(id_of_v, s.v, test::velocityStep(model)));
   return m;
 }
@@ -50,8 +50,8 @@ void expectMatches(const RobotDescription& robot, unsigned seed, double q_scale 
   const Model model = buildModel(robot);
   const test::State s = test::randomState(model, seed, q_scale);
   const Mismatch m = compareWithFiniteDifferences(model, s);
-  EXPECT_LT(m.dq, kTol) << robot.name << " seed " << seed;
-  EXPECT_LT(m.dv, kTol) << robot.name << " seed " << seed;
+  EXPECT_LT(m.dq, kIdTolerance) << robot.name << " seed " << seed;
+  EXPECT_LT(m.dv, kIdTolerance) << robot.name << " seed " << seed;
 }
 
 class ExampleDerivatives : public ::testing::TestWithParam<std::string> {};
@@ -81,8 +81,8 @@ TEST(InverseDynamicsDerivatives, AtRestMatchCentralDifferences) {
     s.v.setZero();
     s.a.setZero();
     const Mismatch m = compareWithFiniteDifferences(model, s);
-    EXPECT_LT(m.dq, kTol) << robot.name;
-    EXPECT_LT(m.dv, kTol) << robot.name;
+    EXPECT_LT(m.dq, kIdTolerance) << robot.name;
+    EXPECT_LT(m.dv, kIdTolerance) << robot.name;
   }
 }
 
@@ -101,8 +101,8 @@ TEST(InverseDynamicsDerivatives, SecondOrderMagnusAndStraightRod) {
   test::State s = test::randomState(model, 6);
   s.q.setZero();
   const Mismatch m = compareWithFiniteDifferences(model, s);
-  EXPECT_LT(m.dq, kTol);
-  EXPECT_LT(m.dv, kTol);
+  EXPECT_LT(m.dq, kIdTolerance);
+  EXPECT_LT(m.dv, kIdTolerance);
 }
 
 // Bases that skip strain components (the components bend_y, stretch, shear_z; a planar rod's
@@ -153,7 +153,7 @@ TEST(InverseDynamicsDerivatives, RigidTreeRouteMatchesCentralDifferencesOnEveryJ
 
 // the two routes add the same products in other orders; a wrong or missing term shows as 1e-3 of
 // the largest entry or more
-void expectRoutesAgree(const RobotDescription& robot, unsigned seed, bool at_rest = false) {
+void expectDerivativeRoutesAgree(const RobotDescription& robot, unsigned seed, bool at_rest = false) {
   const Model model = buildModel(robot);
   ASSERT_TRUE(supportsRigidTreeRoutes(model)) << robot.name;
   test::State s = test::randomState(model, seed, 1.0);
@@ -180,16 +180,16 @@ void expectRoutesAgree(const RobotDescription& robot, unsigned seed, bool at_res
 TEST(InverseDynamicsDerivatives, RigidTreeRouteEqualsTheGroupedRoute) {
   for (unsigned seed = 1; seed <= 8; ++seed) {
     const RobotDescription robot = test::randomRigidTree(seed, 4 + 3 * static_cast<int>(seed));
-    expectRoutesAgree(robot, seed);
-    expectRoutesAgree(robot, seed, /*at_rest=*/true);
-    if (seed >= 2) expectRoutesAgree(withPointLoads(robot), seed);
+    expectDerivativeRoutesAgree(robot, seed);
+    expectDerivativeRoutesAgree(robot, seed, /*at_rest=*/true);
+    if (seed >= 2) expectDerivativeRoutesAgree(withPointLoads(robot), seed);
   }
-  expectRoutesAgree(test::benchmarkArm(), 1);
-  expectRoutesAgree(test::benchmarkChain(30), 2);
-  expectRoutesAgree(test::branchedTree(31, 2), 3);
-  expectRoutesAgree(test::branchedTree(31, 5), 4);
-  expectRoutesAgree(test::benchmarkHumanoid(), 5);
-  expectRoutesAgree(test::example("rigid_7dof_arm"), 6);
+  expectDerivativeRoutesAgree(test::benchmarkArm(), 1);
+  expectDerivativeRoutesAgree(test::benchmarkChain(30), 2);
+  expectDerivativeRoutesAgree(test::branchedTree(31, 2), 3);
+  expectDerivativeRoutesAgree(test::branchedTree(31, 5), 4);
+  expectDerivativeRoutesAgree(test::benchmarkHumanoid(), 5);
+  expectDerivativeRoutesAgree(test::example("rigid_7dof_arm"), 6);
 }
 
 // point loads in the local and the global frame, with offsets and a time-varying scale
@@ -240,8 +240,8 @@ TEST(InverseDynamicsDerivatives, DampedFrictionalContact) {
                                      .norm();
     EXPECT_GT(contact_force, 1.0) << "seed " << seed << " is not in contact";
     const Mismatch m = compareWithFiniteDifferences(model, s);
-    EXPECT_LT(m.dq, kTol) << "seed " << seed;
-    EXPECT_LT(m.dv, kTol) << "seed " << seed;
+    EXPECT_LT(m.dq, kIdTolerance) << "seed " << seed;
+    EXPECT_LT(m.dv, kIdTolerance) << "seed " << seed;
   }
 }
 

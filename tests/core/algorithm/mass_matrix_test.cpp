@@ -23,13 +23,13 @@ namespace {
 // the two routes add the same products in other orders: they differ by rounding only, some 1e-16
 // of the largest entry; a wrong or missing term (a transport, a composite) moves entries by 1e-3
 // of it or more
-constexpr double kTolerance = 1e-12;
+constexpr double kMassMatrixTolerance = 1e-12;
 
 double largestDifference(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   return (a - b).cwiseAbs().maxCoeff() / std::max(b.cwiseAbs().maxCoeff(), 1e-300);
 }
 
-void expectRoutesAgree(const RobotDescription& robot, unsigned seed) {
+void expectMassMatrixRoutesAgree(const RobotDescription& robot, unsigned seed) {
   const Model model = buildModel(robot);
   ASSERT_TRUE(supportsRigidTreeRoutes(model)) << robot.name;
   Data rigid(model), grouped(model);
@@ -40,22 +40,22 @@ void expectRoutesAgree(const RobotDescription& robot, unsigned seed) {
     forwardKinematics(model, grouped, s.q);
     const Eigen::MatrixXd& reference = groupedMassMatrixFromKinematics(model, grouped);
     ASSERT_TRUE(M.allFinite()) << robot.name;
-    EXPECT_LT(largestDifference(M, reference), kTolerance) << robot.name << " state " << k;
+    EXPECT_LT(largestDifference(M, reference), kMassMatrixTolerance) << robot.name << " state " << k;
     EXPECT_EQ(M, M.transpose()) << robot.name;
   }
 }
 
 TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnRandomTreesOfEveryJoint) {
   for (unsigned seed = 1; seed <= 8; ++seed)
-    expectRoutesAgree(test::randomRigidTree(seed, 4 + 3 * static_cast<int>(seed)), seed);
+    expectMassMatrixRoutesAgree(test::randomRigidTree(seed, 4 + 3 * static_cast<int>(seed)), seed);
 }
 
 TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnTheBenchmarkRobots) {
-  expectRoutesAgree(test::benchmarkArm(), 1);
-  expectRoutesAgree(test::benchmarkChain(30), 2);
-  expectRoutesAgree(test::branchedTree(31, 2), 3);
-  expectRoutesAgree(test::branchedTree(31, 5), 4);
-  expectRoutesAgree(test::benchmarkHumanoid(), 5);
+  expectMassMatrixRoutesAgree(test::benchmarkArm(), 1);
+  expectMassMatrixRoutesAgree(test::benchmarkChain(30), 2);
+  expectMassMatrixRoutesAgree(test::branchedTree(31, 2), 3);
+  expectMassMatrixRoutesAgree(test::branchedTree(31, 5), 4);
+  expectMassMatrixRoutesAgree(test::benchmarkHumanoid(), 5);
 }
 
 // rigid robots own their coordinates; the others (rods of several intervals, added mass) must keep
@@ -71,7 +71,7 @@ TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnEveryExampleItAppliesT
       EXPECT_FALSE(Data(model).rigid.supported) << entry.path();
       continue;
     }
-    expectRoutesAgree(robot, 6);
+    expectMassMatrixRoutesAgree(robot, 6);
     ++applied;
   }
   EXPECT_GE(applied, 1);  // rigid_7dof_arm

@@ -166,7 +166,7 @@ RobotDescription constantCurvatureTree() {
   return robot;
 }
 
-std::vector<std::pair<std::string, RobotDescription>> modelsUnderTest() {
+std::vector<std::pair<std::string, RobotDescription>> everyBodyKindModels() {
   std::vector<std::pair<std::string, RobotDescription>> models;
   models.emplace_back("constant_curvature_tree", constantCurvatureTree());
   models.emplace_back("every_joint_chain", everyJointChain());
@@ -245,7 +245,7 @@ std::vector<ReportedFrame> reportedFrames(const BodyEvaluation& body) {
 
 TEST(ModelAgnosticBodyTest, JacobiansAndBiasesMatchFiniteDifferencesOfPoses) {
   Worst worst_J("J_vs_differences_of_G"), worst_b("Jdot_v_vs_differences_of_J");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model);
@@ -309,7 +309,7 @@ TEST(ModelAgnosticBodyTest, LumpedPartsDerivativesMatchFiniteDifferences) {
   // of its I, H and M along each own coordinate and along q-dot = v
   Worst worst("lumped_derivatives_vs_differences");
   int parts = 0;
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model);
@@ -358,7 +358,7 @@ TEST(ModelAgnosticBodyTest, LumpedPartsDerivativesMatchFiniteDifferences) {
 
 TEST(ModelAgnosticDynamicsTest, IidEqualsInverseDynamicsWithoutGravity) {
   Worst worst("IID_vs_inverseDynamics");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Model weightless = model;
@@ -376,7 +376,7 @@ TEST(ModelAgnosticDynamicsTest, IidEqualsInverseDynamicsWithoutGravity) {
 
 TEST(ModelAgnosticDynamicsTest, IdEqualsInverseDynamicsPlusElasticDampingMinusActuation) {
   Worst worst("ID_vs_inverseDynamics_plus_Kq_Dv_minus_Bu");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model), reference(model);
@@ -397,7 +397,7 @@ TEST(ModelAgnosticDynamicsTest, IdEqualsInverseDynamicsPlusElasticDampingMinusAc
 
 TEST(ModelAgnosticDynamicsTest, MiidMassMatrixEqualsMassMatrixAndItsVectorEqualsIid) {
   Worst worst_M("M_vs_massMatrix"), worst_tau("MIID_vs_IID"), worst_sym("M_asymmetry");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model), reference(model);
@@ -423,7 +423,7 @@ TEST(ModelAgnosticDynamicsTest, MiidMassMatrixEqualsMassMatrixAndItsVectorEquals
 
 TEST(ModelAgnosticDynamicsTest, MidReturnsIdAndTheSameMassMatrix) {
   Worst worst_tau("MID_vs_ID"), worst_M("MID_M_vs_MIID_M");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model);
@@ -442,7 +442,7 @@ TEST(ModelAgnosticDynamicsTest, MidReturnsIdAndTheSameMassMatrix) {
 TEST(ModelAgnosticDynamicsTest, IidIsAffineInAccelerationWithTheMassMatrix) {
   // IID(q, v, a) - IID(q, v, 0) = M a, M from MIID; on a unit vector, a column of M
   Worst worst("affine_in_a");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model);
@@ -463,7 +463,7 @@ TEST(ModelAgnosticDynamicsTest, IidIsAffineInAccelerationWithTheMassMatrix) {
 
 TEST(ModelAgnosticDynamicsTest, CoriolisIsQuadraticInVelocity) {
   Worst worst("c_quadratic_in_v");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model);
@@ -482,7 +482,7 @@ TEST(ModelAgnosticDynamicsTest, PowerBalanceOfCoriolisAndMassMatrixRate) {
   // v^T c(q, v) = 1/2 v^T M-dot v, M-dot along q-dot = v by Richardson-extrapolated central
   // differences of MIID's M (truncation O(h^4))
   Worst worst("power_balance");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model);
@@ -509,7 +509,7 @@ TEST(ModelAgnosticDynamicsTest, PowerBalanceOfCoriolisAndMassMatrixRate) {
 TEST(ModelAgnosticDynamicsTest, GravityIsTheGradientOfThePotentialEnergy) {
   // g(q) = ID(q, 0, 0) - K q + B u = dU/dq, U = -sum m_j a_g . p_com,j over the lumped masses
   Worst worst("g_vs_dU_dq");
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data data(model), kinematics(model);
@@ -539,7 +539,7 @@ TEST(ModelAgnosticDynamicsTest, ReadsNothingStaleFromTheWorkspace) {
   // poison everything a pass writes (not the constants prepare() set: inertias, constant Jacobian
   // columns, the zero entries of M between branches) and expect the results of a fresh Data
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (const auto& [name, robot] : modelsUnderTest()) {
+  for (const auto& [name, robot] : everyBodyKindModels()) {
     SCOPED_TRACE(name);
     const Model model = buildModel(robot);
     Data fresh(model), poisoned(model);
@@ -630,7 +630,7 @@ TEST(ModelAgnosticDynamicsTest, BodyPlanFollowsTheLinks) {
 }
 
 TEST(ModelAgnosticDynamicsTest, FixedUnplacedLinkIsTheFrameItHangsFrom) {
-  // the model of modelsUnderTest() that takes the passes' path for an element at Q with children
+  // the model of everyBodyKindModels() that takes the passes' path for an element at Q with children
   const Model model = buildModel(fixedUnplacedLink());
   const Data data(model);
   const ModelAgnosticWorkspace& w = data.agnostic;

@@ -15,8 +15,8 @@ namespace {
 
 // central differences with step 1e-5 on O(1) smooth functions: truncation ~h^2 |f'''| ~ 1e-10,
 // round-off ~eps/h ~ 2e-11 (the same budget as lie_test.cpp)
-constexpr double kStep = 1e-5;
-constexpr double kTol = 1e-8;
+constexpr double kDexpStep = 1e-5;
+constexpr double kDexpTolerance = 1e-8;
 
 // a twist of rotation angle theta, with a random axis and translation
 Vector6d twistWithAngle(double theta, std::mt19937& rng) {
@@ -41,7 +41,7 @@ Vector6d randomVector(std::mt19937& rng) {
 Matrix6d differenceInOmega(const std::function<Vector6d(const Vector6d&)>& f,
                            const Vector6d& Omega) {
   const Eigen::MatrixXd J = test::centralDifference(
-      [&](const Eigen::VectorXd& x) -> Eigen::VectorXd { return f(x); }, Omega, kStep);
+      [&](const Eigen::VectorXd& x) -> Eigen::VectorXd { return f(x); }, Omega, kDexpStep);
   return J;
 }
 
@@ -58,7 +58,7 @@ TEST_P(DexpDerivatives, JacobianOfTwMatchesFiniteDifferences) {
     dexpJacobians(x, w, randomVector(rng), DT_w, DDT);
     const Matrix6d reference =
         differenceInOmega([&](const Vector6d& O) { return dexpApply(O, w); }, Omega);
-    EXPECT_LT(test::relativeError(DT_w, reference), kTol);
+    EXPECT_LT(test::relativeError(DT_w, reference), kDexpTolerance);
     EXPECT_LT(test::relativeError(x.T, dexp(Omega)), 1e-14);
   }
 }
@@ -72,7 +72,7 @@ TEST_P(DexpDerivatives, JacobianOfTransposeMatchesFiniteDifferences) {
     expandTangent(Omega, x);
     const Matrix6d reference =
         differenceInOmega([&](const Vector6d& O) { return dexpTransposeApply(O, F); }, Omega);
-    EXPECT_LT(test::relativeError(dexpTransposeJacobian(x, F), reference), kTol);
+    EXPECT_LT(test::relativeError(dexpTransposeJacobian(x, F), reference), kDexpTolerance);
   }
 }
 
@@ -88,12 +88,12 @@ TEST_P(DexpDerivatives, JacobianOfTDotMatchesFiniteDifferences) {
     dexpJacobians(x, w, Vector6d::Zero(), DT_w, DDT);
     const Matrix6d reference =
         differenceInOmega([&](const Vector6d& O) -> Vector6d { return dexpDot(O, w) * w; }, Omega);
-    EXPECT_LT(test::relativeError(DDT, reference), kTol);
+    EXPECT_LT(test::relativeError(DDT, reference), kDexpTolerance);
     // with a drive d: d(T'(Omega, w) w + T(Omega) d)/dOmega in the same pass
     dexpJacobians(x, w, d, DT_w, DDT);
     const Matrix6d reference_d = differenceInOmega(
         [&](const Vector6d& O) -> Vector6d { return dexpDot(O, w) * w + dexp(O) * d; }, Omega);
-    EXPECT_LT(test::relativeError(DDT, reference_d), kTol);
+    EXPECT_LT(test::relativeError(DDT, reference_d), kDexpTolerance);
     // the rate from the expansion is the one of lie.cpp (checked against differences there)
     EXPECT_LT(test::relativeError(tangentRate(x, delta), dexpDot(Omega, delta)), 1e-13);
     // consistency: d(T w)/dOmega delta is T'(Omega, delta) w for any delta

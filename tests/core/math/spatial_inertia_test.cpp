@@ -10,7 +10,7 @@ namespace tendril {
 namespace {
 
 // exact algebra in double on O(1) entries
-constexpr double kTol = 1e-12;
+constexpr double kInertiaTolerance = 1e-12;
 
 SE3 randomPose(std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
@@ -33,7 +33,7 @@ TEST(DiagonalInertia, MatrixIsTheDiagonalShiftedToTheOffset) {
   SE3 c;
   c.p = D.offset;
   const Matrix6d expected = coAd(c) * D.diagonal.asDiagonal() * coAd(c).transpose();
-  EXPECT_LT((D.matrix() - expected).cwiseAbs().maxCoeff(), kTol);
+  EXPECT_LT((D.matrix() - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
 }
 
 TEST(TransformedInertia, DiagonalFormMatchesTheDenseProducts) {
@@ -44,8 +44,8 @@ TEST(TransformedInertia, DiagonalFormMatchesTheDenseProducts) {
     if (trial % 2 == 0) D.diagonal.head<3>().setZero();  // a rod section's transverse added mass
     const Matrix6d M = D.matrix();
     const Matrix6d expected = coAd(g) * M * coAd(g).transpose();
-    EXPECT_LT((transformedInertia(g, M, D) - expected).cwiseAbs().maxCoeff(), kTol);
-    EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kTol);
+    EXPECT_LT((transformedInertia(g, M, D) - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
+    EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
   }
 }
 
@@ -57,7 +57,7 @@ TEST(TransformedInertia, DenseFallbackTakesAGeneralSymmetricMatrix) {
   M = (M + M.transpose()).eval();
   const SE3 g = randomPose(rng);
   const Matrix6d expected = coAd(g) * M * coAd(g).transpose();
-  EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kTol);
+  EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
 }
 
 }  // namespace

@@ -13,7 +13,6 @@
 namespace tendril {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
 
 Eigen::VectorXd evalFamily(BasisFamily family, int order, double s) {
   Eigen::VectorXd values(order + 1);
@@ -67,7 +66,7 @@ TEST(StrainBasisTest, ChebyshevIsOrthogonalWithItsWeight) {
   // with 2s - 1 = cos t: integral_0^pi T_i T_j dt = pi (i = j = 0), pi/2 (i = j > 0), 0 otherwise;
   // the integrand cos(i t) cos(j t) is entire, so 30 Gauss points on [0, pi] are exact to round-off
   const int k = 8;
-  const GaussRule rule = gaussLegendre(30, kPi);
+  const GaussRule rule = gaussLegendre(30, std::numbers::pi);
   Eigen::MatrixXd G = Eigen::MatrixXd::Zero(k + 1, k + 1);
   for (int n = 0; n < rule.nodes.size(); ++n) {
     const double t = rule.nodes(n);
@@ -79,7 +78,7 @@ TEST(StrainBasisTest, ChebyshevIsOrthogonalWithItsWeight) {
   }
   for (int i = 0; i <= k; ++i) {
     for (int j = 0; j <= k; ++j) {
-      const double expected = (i != j) ? 0.0 : (i == 0 ? kPi : 0.5 * kPi);
+      const double expected = (i != j) ? 0.0 : (i == 0 ? std::numbers::pi : 0.5 * std::numbers::pi);
       EXPECT_NEAR(G(i, j), expected, 1e-13) << i << "," << j;
     }
   }
@@ -88,10 +87,10 @@ TEST(StrainBasisTest, ChebyshevIsOrthogonalWithItsWeight) {
 TEST(StrainBasisTest, FourierOrderingAndOrthogonality) {
   const Eigen::VectorXd v = evalFamily(BasisFamily::Fourier, 4, 0.1);
   EXPECT_EQ(v(0), 1.0);
-  EXPECT_NEAR(v(1), std::cos(2 * kPi * 0.1), 1e-15);
-  EXPECT_NEAR(v(2), std::sin(2 * kPi * 0.1), 1e-15);
-  EXPECT_NEAR(v(3), std::cos(4 * kPi * 0.1), 1e-15);
-  EXPECT_NEAR(v(4), std::sin(4 * kPi * 0.1), 1e-15);
+  EXPECT_NEAR(v(1), std::cos(2 * std::numbers::pi * 0.1), 1e-15);
+  EXPECT_NEAR(v(2), std::sin(2 * std::numbers::pi * 0.1), 1e-15);
+  EXPECT_NEAR(v(3), std::cos(4 * std::numbers::pi * 0.1), 1e-15);
+  EXPECT_NEAR(v(4), std::sin(4 * std::numbers::pi * 0.1), 1e-15);
 
   // integral over one period: 1 for the constant, 1/2 for every cos/sin, 0 off the diagonal
   const int k = 6;

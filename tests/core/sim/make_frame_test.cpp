@@ -14,7 +14,7 @@
 namespace tendril {
 namespace {
 
-constexpr double kLength = 0.4, kRadiusBase = 0.02, kRadiusTip = 0.01;
+constexpr double kRodLength = 0.4, kRadiusBase = 0.02, kRadiusTip = 0.01;
 constexpr double kCurvature = 2.5, kStretch = 0.03;  // [1/m], [-]
 
 // constant bend_z and stretch modes: the strain is uniform, so each interval's Magnus Omega is
@@ -27,7 +27,7 @@ struct BentRod {
   static RobotDescription description() {
     StrainBasisDesc basis;
     basis.order = {-1, -1, 0, 0, -1, -1};  // bend_z, stretch: constants
-    RobotDescription robot = test::uniformRod(kLength, kRadiusBase, basis, 4);
+    RobotDescription robot = test::uniformRod(kRodLength, kRadiusBase, basis, 4);
     robot.links[0].soft().divisions[0].section.radius_end = kRadiusTip;
     robot.gravity = {0.0, 0.0, 0.0};
     return robot;
@@ -41,7 +41,7 @@ struct BentRod {
 };
 
 double radiusAt(double X) {
-  return kRadiusBase + (kRadiusTip - kRadiusBase) * X / kLength;
+  return kRadiusBase + (kRadiusTip - kRadiusBase) * X / kRodLength;
 }
 
 TEST(MakeFrameTest, RodQuantitiesMatchTheClosedFormsOfATaperedRod) {
@@ -68,7 +68,7 @@ TEST(MakeFrameTest, RodQuantitiesMatchTheClosedFormsOfATaperedRod) {
                 1e-12 * E * A * kStretch);
     X += h;
   }
-  EXPECT_NEAR(X, kLength, 1e-12);
+  EXPECT_NEAR(X, kRodLength, 1e-12);
 }
 
 TEST(MakeFrameTest, EverySampleTakesItsIntervalsValue) {

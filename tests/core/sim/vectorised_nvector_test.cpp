@@ -15,7 +15,7 @@ namespace tendril::detail {
 namespace {
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr int kLength = 37;  // not a multiple of a SIMD packet: the loops' tails run too
+constexpr int kVectorLength = 37;  // not a multiple of a SIMD packet: the loops' tails run too
 
 class VectorisedNVectorTest : public ::testing::Test {
  protected:
@@ -24,10 +24,10 @@ class VectorisedNVectorTest : public ::testing::Test {
     std::mt19937 random(11);
     std::uniform_real_distribution<double> uniform(0.5, 2.0);
     for (int i = 0; i < kVectors; ++i) {
-      ours_[i] = N_VNew_Serial(kLength, context_);
+      ours_[i] = N_VNew_Serial(kVectorLength, context_);
       useVectorisedOperations(ours_[i]);
-      reference_[i] = N_VNew_Serial(kLength, context_);
-      for (int k = 0; k < kLength; ++k) {
+      reference_[i] = N_VNew_Serial(kVectorLength, context_);
+      for (int k = 0; k < kVectorLength; ++k) {
         // mixed signs and magnitudes; entries stay away from zero for the divisions
         const double x = (k % 3 == 0 ? -1.0 : 1.0) * uniform(random) * std::pow(10.0, k % 5 - 2);
         NV_Ith_S(ours_[i], k) = NV_Ith_S(reference_[i], k) = x;
@@ -50,7 +50,7 @@ class VectorisedNVectorTest : public ::testing::Test {
   // terms that formed each entry: a fused multiply-add rounds once where SUNDIALS rounds twice)
   void expectSame(int i, const Eigen::ArrayXd& scale) {
     const Eigen::ArrayXd error = (entries(ours_[i]) - entries(reference_[i])).abs();
-    for (int k = 0; k < kLength; ++k)
+    for (int k = 0; k < kVectorLength; ++k)
       EXPECT_LE(error(k), 4.0 * kEps * scale(k)) << "entry " << k << " of vector " << i;
   }
 
@@ -89,7 +89,7 @@ TEST_F(VectorisedNVectorTest, ElementwiseOperationsMatchSundials) {
   expectSame(2, (x / y).abs());
   N_VAbs(ours_[0], ours_[2]);
   N_VAbs(reference_[0], reference_[2]);
-  expectSame(2, Eigen::ArrayXd::Zero(kLength));  // exact
+  expectSame(2, Eigen::ArrayXd::Zero(kVectorLength));  // exact
   N_VInv(ours_[1], ours_[2]);
   N_VInv(reference_[1], reference_[2]);
   expectSame(2, y.inverse().abs());
@@ -98,17 +98,17 @@ TEST_F(VectorisedNVectorTest, ElementwiseOperationsMatchSundials) {
   expectSame(2, x.abs() + 0.25);
   N_VConst(3.0, ours_[2]);
   N_VConst(3.0, reference_[2]);
-  expectSame(2, Eigen::ArrayXd::Zero(kLength));
+  expectSame(2, Eigen::ArrayXd::Zero(kVectorLength));
 }
 
 TEST_F(VectorisedNVectorTest, NormsMatchSundials) {
   // a reordered sum of n terms is within n eps of the sum of their magnitudes
-  const double sum_bound = kLength * kEps;
+  const double sum_bound = kVectorLength * kEps;
   const double ours = N_VWrmsNorm(ours_[0], ours_[1]);
   const double reference = N_VWrmsNorm(reference_[0], reference_[1]);
   EXPECT_NEAR(ours, reference, sum_bound * reference);
   EXPECT_NEAR(N_VWSqrSumLocal(ours_[0], ours_[1]), N_VWSqrSumLocal(reference_[0], reference_[1]),
-              sum_bound * reference * reference * kLength);
+              sum_bound * reference * reference * kVectorLength);
   EXPECT_EQ(N_VMaxNorm(ours_[0]), N_VMaxNorm(reference_[0]));
 }
 
@@ -119,7 +119,7 @@ TEST_F(VectorisedNVectorTest, FusedCombinationsMatchSundials) {
   double c[3] = {1.5, -0.5, 2.0};
   N_Vector X_ours[3] = {ours_[0], ours_[1], ours_[2]};
   N_Vector X_reference[3] = {reference_[0], reference_[1], reference_[2]};
-  Eigen::ArrayXd scale = Eigen::ArrayXd::Zero(kLength);
+  Eigen::ArrayXd scale = Eigen::ArrayXd::Zero(kVectorLength);
   for (int i = 0; i < 3; ++i) scale += std::abs(c[i]) * entries(ours_[i]).abs();
   // into a fourth vector, then in place into X[0] (IDA's predictor), with c[0] = 1 too
   ASSERT_EQ(N_VLinearCombination(3, c, X_ours, ours_[3]), 0);

@@ -15,7 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::filesystem::path kExamples = TENDRIL_EXAMPLES_DIR;
+const std::filesystem::path kExamplesDir = TENDRIL_EXAMPLES_DIR;
 
 // a spec on the soft cantilever, with the given parameters and extra keys
 json cantileverSpec(const json& parameters) {
@@ -25,7 +25,7 @@ json cantileverSpec(const json& parameters) {
 }
 
 SweepSpec parse(const json& spec) {
-  return parseSweepSpec(spec.dump(), kExamples);
+  return parseSweepSpec(spec.dump(), kExamplesDir);
 }
 
 // the ParseError's pointer, or "no error"
@@ -164,7 +164,7 @@ TEST(SweepSpec, MalformedSpecsNameWhatIsWrong) {
 
 TEST(SweepSpec, AnInvalidBaseModelIsReportedUnderModel) {
   json spec = cantileverSpec({{{"pointer", "/gravity/2"}, {"values", {1}}}});
-  json model = json::parse(std::ifstream(kExamples / "soft_cantilever.json"));
+  json model = json::parse(std::ifstream(kExamplesDir / "soft_cantilever.json"));
   model["links"][0]["soft"]["divisions"][0]["material"]["poisson_ratio"] = 0.7;
   spec["model"] = model;
   EXPECT_EQ(errorPointer(spec), "/model/links/0/soft/divisions/0/material/poisson_ratio");
