@@ -346,6 +346,20 @@ void ancestorBlocks(ModelAgnosticWorkspace& w, int b) {
   const int n = w.nq[b], p = w.parent[b];
   if (n == 0 || p < 0) return;
   const auto U_world = w.U_world.leftCols(n);
+  if (n == 1) {  // one row: its momentum stays in registers, the ancestors' columns read in place
+    const Vector6d U = U_world.col(0);
+    const Eigen::Index i = w.idx_q[b];
+    for (int j = p; j >= 0; j = w.parent[j]) {
+      const double* S_j = w.S_world[j].data();
+      for (int c = 0; c < w.nq[j]; ++c) {
+        const Eigen::Index k = w.idx_q[j] + c;
+        const double entry = U.dot(Eigen::Map<const Vector6d>(S_j + 6 * c));
+        w.M(i, k) = entry;
+        w.M(k, i) = entry;
+      }
+    }
+    return;
+  }
   for (int j = p; j >= 0; j = w.parent[j]) {
     const Matrix6Xd& S = w.S_world[j];
     for (int c = 0; c < w.nq[j]; ++c) {
