@@ -6,6 +6,7 @@
 
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/math/transpose_copy.hpp"
 
 namespace tendril {
 namespace {
@@ -294,15 +295,16 @@ void solveMassMatrixPair(Data& data, const Eigen::Ref<const Eigen::MatrixXd>& b1
   // column c of each side by side (dFD: the dq and dv columns of one coordinate), so that a block
   // of 16 holds the columns of 8 neighbouring coordinates: with right-hand sides of the tree's
   // sparsity (one limb and its ancestors) more of its rows stay zero for solveTreeColumns to skip
-  for (Eigen::Index c = 0; c < m1; ++c) {
-    data.tree_rhs.col(2 * c) = b1.col(c);
-    data.tree_rhs.col(2 * c + 1) = b2.col(c);
-  }
+  const Eigen::Index n = b1.rows(), stride = data.tree_rhs.cols();
+  auto source = [&](Eigen::Index c) {
+    return c % 2 == 0 ? b1.col(c / 2).data() : b2.col(c / 2).data();
+  };
+  copyColumnsToRows(source, n, 2 * m1, 1.0, data.tree_rhs.data(), stride);
   solveTreeRhs(data, 2 * m1);
-  for (Eigen::Index c = 0; c < m1; ++c) {
-    x1.col(c) = scale * data.tree_rhs.col(2 * c);
-    x2.col(c) = scale * data.tree_rhs.col(2 * c + 1);
-  }
+  auto target = [&](Eigen::Index c) {
+    return c % 2 == 0 ? x1.col(c / 2).data() : x2.col(c / 2).data();
+  };
+  copyRowsToColumns(data.tree_rhs.data(), stride, n, 2 * m1, scale, target);
 }
 
 const Eigen::VectorXd& forwardDynamics(const Model& model, Data& data,

@@ -5,6 +5,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/math/transpose_copy.hpp"
+
 namespace tendril {
 namespace {
 
@@ -98,7 +100,9 @@ void rowsFromColumns(CholeskyColumnSolver::RowMajorMatrix& forward,
                      CholeskyColumnSolver::RowMajorMatrix& backward) {
   const Eigen::Index n = forward.rows();
   const Eigen::Map<const Eigen::MatrixXd> L(backward.data(), n, n);
-  for (Eigen::Index k = 0; k < n; ++k) forward.row(k).head(k + 1) = L.row(k).head(k + 1);
+  // the whole square: the upper triangle (M's, left there by the LLT) is never read from forward
+  copyColumnsToRows([&](Eigen::Index c) { return L.col(c).data(); }, n, n, 1.0, forward.data(),
+                    forward.cols());
   std::reverse(backward.data(), backward.data() + n * n);
 }
 
@@ -179,10 +183,11 @@ void CholeskyColumnSolver::solveInPlace(Eigen::Ref<Eigen::MatrixXd> X) {
   assert(X.rows() == forward_.rows() && fits(X.cols()));
   if (stale_) rowsFromColumns(forward_, backward_);  // after factor()
   stale_ = false;
-  const Eigen::Index m = X.cols();
-  rhs_.leftCols(m) = X;
+  const Eigen::Index m = X.cols(), n = X.rows(), stride = rhs_.cols();
+  auto column = [&](Eigen::Index c) { return X.col(c).data(); };
+  copyColumnsToRows(column, n, m, 1.0, rhs_.data(), stride);
   solveRows(m);
-  X = rhs_.leftCols(m);
+  copyRowsToColumns(rhs_.data(), stride, n, m, 1.0, column);
 }
 
 void CholeskyColumnSolver::solvePair(const Eigen::MatrixXd& L,
@@ -203,11 +208,12 @@ void CholeskyColumnSolver::solvePair(const Eigen::Ref<const Eigen::MatrixXd>& B1
   assert(B1.rows() == forward_.rows() && B2.rows() == forward_.rows() && fits(m1 + m2));
   if (stale_) rowsFromColumns(forward_, backward_);  // after factor()
   stale_ = false;
-  rhs_.leftCols(m1) = B1;
-  rhs_.middleCols(m1, m2) = B2;
+  const Eigen::Index n = B1.rows(), stride = rhs_.cols();
+  auto source = [&](Eigen::Index c) { return c < m1 ? B1.col(c).data() : B2.col(c - m1).data(); };
+  copyColumnsToRows(source, n, m1 + m2, 1.0, rhs_.data(), stride);
   solveRows(m1 + m2);
-  X1 = scale * rhs_.leftCols(m1);
-  X2 = scale * rhs_.middleCols(m1, m2);
+  auto target = [&](Eigen::Index c) { return c < m1 ? X1.col(c).data() : X2.col(c - m1).data(); };
+  copyRowsToColumns(rhs_.data(), stride, n, m1 + m2, scale, target);
 }
 
 }  // namespace tendril
