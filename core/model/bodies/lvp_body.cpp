@@ -78,6 +78,14 @@ MatOf<T> identity() {
   return H;
 }
 
+// a primitive's Jacobian H starts as the identity, then takes the entries the primitive has; on
+// blocks only premultiply() reads H, and it reads exactly those entries, so the fill is skipped
+inline void startJacobian(Mat& H) {
+  H = identity<HyperDual>();
+}
+template <int N>
+void startJacobian(MatOf<HyperDualBlock<N>>& /*H*/) {}
+
 // y3 -> sigma(y3) = y3 + L P(s), (y1, y2) / sqrt(sigma'): the section shrinks as it stretches
 template <typename T>
 void stretch(const CoefficientsOf<T>& c, int n, double L, VecOf<T>& y, MatOf<T>* H) {
@@ -86,7 +94,7 @@ void stretch(const CoefficientsOf<T>& c, int n, double L, VecOf<T>& y, MatOf<T>*
   const T k = 1.0 / sqrt(sigma1);
   if (H) {
     const T k3 = k * k * k, sigma2 = polySecond(c, n, s) / L;
-    *H = identity<T>();
+    startJacobian(*H);
     (*H)[0][0] = k;
     (*H)[1][1] = k;
     (*H)[0][2] = -0.5 * y[0] * sigma2 * k3;
@@ -114,7 +122,7 @@ void bend(const CoefficientsOf<T>& c, int n, double L, int a, VecOf<T>& y, MatOf
     const T kappa1 = (w3 * beta - 2.0 * w2 * beta1) / (beta2 * beta);
     const T g1 = 1.0 / root, g3 = (0.5 * kappa1 * g * g - beta1 * g) / root;
     const T A1 = -beta1 / beta2, B1 = w2 / beta - w1 * beta1 / beta2;
-    *H = identity<T>();
+    startJacobian(*H);
     (*H)[a][a] = g1 * A;
     (*H)[a][2] = w1 + g3 * A + g * A1;
     (*H)[2][a] = -g1 * B;
@@ -133,7 +141,7 @@ void twist(const CoefficientsOf<T>& c, int n, double L, VecOf<T>& y, MatOf<T>* H
   const T y0 = cs * y[0] - sn * y[1], y1 = sn * y[0] + cs * y[1];
   if (H) {
     const T psi1 = polyDerivative(c, n, s) / L;
-    *H = identity<T>();
+    startJacobian(*H);
     (*H)[0][0] = cs;
     (*H)[0][1] = -sn;
     (*H)[1][0] = sn;
@@ -149,7 +157,7 @@ template <typename T>
 void shear(const CoefficientsOf<T>& c, int n, double L, int a, VecOf<T>& y, MatOf<T>* H) {
   const T s = y[2] / L;
   if (H) {
-    *H = identity<T>();
+    startJacobian(*H);
     (*H)[a][2] = polyDerivative(c, n, s);
   }
   y[a] = y[a] + L * poly(c, n, s);
@@ -166,7 +174,7 @@ void source(const CoefficientsOf<T>& c, int n, double L, double rc2, VecOf<T>& y
     const T a1 = rc2 * polyDerivative(c, n, s) / L;
     const T dm0 = -a * y[0] / (m * r2 * r2), dm1 = -a * y[1] / (m * r2 * r2);
     const T dm3 = a1 / (2.0 * m * r2);
-    *H = identity<T>();
+    startJacobian(*H);
     (*H)[0][0] = m + y[0] * dm0;
     (*H)[0][1] = y[0] * dm1;
     (*H)[1][0] = y[1] * dm0;
@@ -833,19 +841,21 @@ double LvpKinematics::cavityVolume(const Eigen::Ref<const Eigen::VectorXd>& q,
 }
 
 void LvpKinematics::pointJacobian(const Eigen::Ref<const Eigen::VectorXd>& q,
-                                  const Eigen::Vector3d& x, std::vector<Coefficients>& c,
-                                  Eigen::VectorXd& unit, Eigen::Vector3d& p,
+                                  const Eigen::Vector3d& x, PointState& scratch, Eigen::Vector3d& p,
                                   Eigen::Ref<Eigen::Matrix3Xd> J) const {
-  Vec y;
-  combine(q, nullptr, nullptr, c);
-  map(c, x, true, y, nullptr);
-  p = part(y, value);
-  for (int j = 0; j < dof_; ++j) {
-    unit.setZero();
-    unit(j) = 1.0;
-    combine(q, unit.data(), nullptr, c);
-    map(c, x, true, y, nullptr);
-    J.col(j) = part(y, first);
+  const double L = body_.length, rc2 = body_.cavity_radius * body_.cavity_radius;
+  scratch.unit.setZero();  // no rates: the lanes alone carry derivatives
+  VecOf<Block> y;
+  for (int first = 0; first == 0 || first < dof_; first += kBlock) {
+    const int lanes = std::min(kBlock, dof_ - first);
+    combineBlock(q, scratch.unit, first, scratch.block_coefficients, scratch.block_terms);
+    mapPoint(primitives_, scratch.block_coefficients, scratch.block_terms.data(), x, true, L, rc2,
+             y, static_cast<MatOf<Block>*>(nullptr));
+    for (int r = 0; r < 3; ++r) {
+      p(r) = y[static_cast<std::size_t>(r)].a;
+      J.row(r).segment(first, lanes) =
+          y[static_cast<std::size_t>(r)].d.head(lanes).matrix().transpose();
+    }
   }
 }
 

@@ -51,10 +51,12 @@ struct LvpPrimitiveDesc {
 };
 
 /// \brief Sizes of the cylindrical product rule over the undeformed body (docs/theory/lvp.md §4).
+/// The defaults balance the three sizes' errors at about 4e-5 of the ID on Simulation 1's bodies
+/// (docs/PERFORMANCE.md, LvpDynamics.QuadratureConvergesTowardAFineRule).
 struct LvpQuadratureDesc {
-  int axial = 6;    ///< Gauss-Legendre points in x3 on [0, L]
-  int radial = 3;   ///< Gauss-Legendre points in r on [r_c, R] (the weight r included)
-  int angular = 8;  ///< equally spaced angles (exact for trigonometric degree < angular)
+  int axial = 4;    ///< Gauss-Legendre points in x3 on [0, L]
+  int radial = 2;   ///< Gauss-Legendre points in r on [r_c, R] (the weight r included)
+  int angular = 6;  ///< equally spaced angles (exact for trigonometric degree < angular)
   bool operator==(const LvpQuadratureDesc&) const = default;
 };
 
@@ -171,10 +173,10 @@ class LvpKinematics {
     std::vector<int> block_terms;     ///< per primitive, the coefficients in use
     Eigen::VectorXd volume_gradient;  ///< dV/dq of the cavity (cavityVolume)
   };
-  /// f(x, q) and df/dq (3 x dof) without allocating (c, unit: scratch as in PointState)
+  /// f(x, q) and df/dq (3 x dof) without allocating (scratch: a PointState from prepare()), one
+  /// pass on blocks per eight coordinates
   void pointJacobian(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& x,
-                     std::vector<Coefficients>& c, Eigen::VectorXd& unit, Eigen::Vector3d& p,
-                     Eigen::Ref<Eigen::Matrix3Xd> J) const;
+                     PointState& scratch, Eigen::Vector3d& p, Eigen::Ref<Eigen::Matrix3Xd> J) const;
   /// cavityVolume() without allocating (gradient sized dof)
   double cavityVolume(const Eigen::Ref<const Eigen::VectorXd>& q, std::vector<Coefficients>& c,
                       Eigen::VectorXd& unit, Eigen::VectorXd* gradient) const;

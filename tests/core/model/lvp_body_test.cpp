@@ -206,9 +206,9 @@ TEST(LvpBody, ElasticForceIsTheEnergyGradientAndStiffnessItsDerivative) {
   }
 }
 
-// evaluate() on blocks of coordinates (one pass per 8) against the reference route (dof + 1
-// hyper-dual passes): every output, with and without the forces, one block (Table 4, 8
-// coordinates) and two (every primitive, 11 coordinates, a cavity and its sources)
+// evaluate() and pointJacobian() on blocks of coordinates (one pass per 8) against the reference
+// routes (dof + 1 hyper-dual passes): every output, with and without the forces, one block
+// (Table 4, 8 coordinates) and two (every primitive, 11 coordinates, a cavity and its sources)
 TEST(LvpBody, BlockPassMatchesTheHyperDualReference) {
   std::mt19937 rng(29);
   for (const LvpBodyDesc& body : {table4Body(), everyPrimitiveBody()}) {
@@ -239,6 +239,14 @@ TEST(LvpBody, BlockPassMatchesTheHyperDualReference) {
         EXPECT_TRUE(close(fast.distal.Jv, reference.distal.Jv));
         EXPECT_TRUE(close(fast.distal.bias, reference.distal.bias));
       }
+      // pointJacobian() (blocks, as the tendons' anchors use it) against positionJacobian()
+      const Eigen::Vector3d x = randomMaterialPoint(body, rng);
+      Eigen::Vector3d p;
+      Eigen::Matrix3Xd J(3, n);
+      kinematics.pointJacobian(q, x, fast, p, J);
+      const Eigen::Matrix3Xd J_reference = kinematics.positionJacobian(x, q);
+      EXPECT_LT((J - J_reference).norm(), 1e-12 * (1.0 + J_reference.norm()));
+      EXPECT_LT((p - kinematics.position(x, q)).norm(), 1e-15);
     }
   }
 }
