@@ -30,53 +30,53 @@ struct HyperDualBlock {
 
 /// \brief g(x) for a scalar function with value f, first derivative f1 and second f2 at x.a.
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> chain(const HyperDualBlock<N>& x, double f,
+inline HyperDualBlock<N> chain(const HyperDualBlock<N>& x, double f,
                                                       double f1, double f2) {
   return {f, f1 * x.v, f1 * x.d, f1 * x.dv + (f2 * x.v) * x.d};
 }
 
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator+(const HyperDualBlock<N>& x,
+inline HyperDualBlock<N> operator+(const HyperDualBlock<N>& x,
                                                           const HyperDualBlock<N>& y) {
   return {x.a + y.a, x.v + y.v, x.d + y.d, x.dv + y.dv};
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator-(const HyperDualBlock<N>& x,
+inline HyperDualBlock<N> operator-(const HyperDualBlock<N>& x,
                                                           const HyperDualBlock<N>& y) {
   return {x.a - y.a, x.v - y.v, x.d - y.d, x.dv - y.dv};
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator-(const HyperDualBlock<N>& x) {
+inline HyperDualBlock<N> operator-(const HyperDualBlock<N>& x) {
   return {-x.a, -x.v, -x.d, -x.dv};
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator*(const HyperDualBlock<N>& x,
+inline HyperDualBlock<N> operator*(const HyperDualBlock<N>& x,
                                                           const HyperDualBlock<N>& y) {
   return {x.a * y.a, x.a * y.v + x.v * y.a, x.a * y.d + y.a * x.d,
           x.a * y.dv + y.v * x.d + x.v * y.d + y.a * x.dv};
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator*(double s, const HyperDualBlock<N>& x) {
+inline HyperDualBlock<N> operator*(double s, const HyperDualBlock<N>& x) {
   return {s * x.a, s * x.v, s * x.d, s * x.dv};
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator*(const HyperDualBlock<N>& x, double s) {
+inline HyperDualBlock<N> operator*(const HyperDualBlock<N>& x, double s) {
   return s * x;
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator+(double s, const HyperDualBlock<N>& x) {
+inline HyperDualBlock<N> operator+(double s, const HyperDualBlock<N>& x) {
   return {s + x.a, x.v, x.d, x.dv};
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator+(const HyperDualBlock<N>& x, double s) {
+inline HyperDualBlock<N> operator+(const HyperDualBlock<N>& x, double s) {
   return s + x;
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator-(double s, const HyperDualBlock<N>& x) {
+inline HyperDualBlock<N> operator-(double s, const HyperDualBlock<N>& x) {
   return {s - x.a, -x.v, -x.d, -x.dv};
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator-(const HyperDualBlock<N>& x, double s) {
+inline HyperDualBlock<N> operator-(const HyperDualBlock<N>& x, double s) {
   return {x.a - s, x.v, x.d, x.dv};
 }
 template <int N>
@@ -85,30 +85,30 @@ HyperDualBlock<N> inverse(const HyperDualBlock<N>& x) {
   return chain(x, f, -f * f, 2.0 * f * f * f);
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator/(const HyperDualBlock<N>& x,
+inline HyperDualBlock<N> operator/(const HyperDualBlock<N>& x,
                                                           const HyperDualBlock<N>& y) {
   return x * inverse(y);
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator/(const HyperDualBlock<N>& x, double s) {
+inline HyperDualBlock<N> operator/(const HyperDualBlock<N>& x, double s) {
   return (1.0 / s) * x;
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N> operator/(double s, const HyperDualBlock<N>& y) {
+inline HyperDualBlock<N> operator/(double s, const HyperDualBlock<N>& y) {
   return s * inverse(y);
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N>& operator+=(HyperDualBlock<N>& x,
+inline HyperDualBlock<N>& operator+=(HyperDualBlock<N>& x,
                                                             const HyperDualBlock<N>& y) {
   return x = x + y;
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N>& operator-=(HyperDualBlock<N>& x,
+inline HyperDualBlock<N>& operator-=(HyperDualBlock<N>& x,
                                                             const HyperDualBlock<N>& y) {
   return x = x - y;
 }
 template <int N>
-[[gnu::always_inline]] inline HyperDualBlock<N>& operator*=(HyperDualBlock<N>& x,
+inline HyperDualBlock<N>& operator*=(HyperDualBlock<N>& x,
                                                             const HyperDualBlock<N>& y) {
   return x = x * y;
 }

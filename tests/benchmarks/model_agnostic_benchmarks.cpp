@@ -111,8 +111,8 @@ void BM_PlanarPcc(benchmark::State& state, PccCall call) {
 
 // Issue 25's LVP chain: three bodies of the seed paper's Simulation 1 (Table 4 primitives, L =
 // 0.1 m, R = 0.02 m), each on a fixed joint below the previous one: 24 coordinates. The argument is
-// the quadrature (axial x radial x angular points per body: 3x2x4, 6x3x8 (the former default),
-// 10x4x12, 4x2x6 (the default)); the ID includes the neo-Hookean and Kelvin-Voigt forces, which
+// the quadrature (axial x radial x angular points per body: 3x2x4, 6x3x8 (the default),
+// 10x4x12, 4x2x6 (the coarse rule of docs/theory/lvp.md §4)); the ID includes the neo-Hookean and Kelvin-Voigt forces, which
 // need the deformation gradient at every point (the MID adds the mass matrix). With tendons: nine
 // as Simulation 1's, three per body from its base to its tip 120 degrees apart, 1 N each (their
 // lengths' gradients enter the ID).

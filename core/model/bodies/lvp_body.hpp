@@ -51,12 +51,12 @@ struct LvpPrimitiveDesc {
 };
 
 /// \brief Sizes of the cylindrical product rule over the undeformed body (docs/theory/lvp.md §4).
-/// The defaults balance the three sizes' errors at about 4e-5 of the ID on Simulation 1's bodies
-/// (docs/PERFORMANCE.md, LvpDynamics.QuadratureConvergesTowardAFineRule).
+/// The defaults hold the quadrature's error near 1e-7 of the ID on Simulation 1's bodies; 4 x 2 x 6
+/// is three times cheaper at 4e-5 (docs/theory/lvp.md §4, LvpDynamics.QuadratureConvergesTowardAFineRule).
 struct LvpQuadratureDesc {
-  int axial = 4;    ///< Gauss-Legendre points in x3 on [0, L]
-  int radial = 2;   ///< Gauss-Legendre points in r on [r_c, R] (the weight r included)
-  int angular = 6;  ///< equally spaced angles (exact for trigonometric degree < angular)
+  int axial = 6;    ///< Gauss-Legendre points in x3 on [0, L]
+  int radial = 3;   ///< Gauss-Legendre points in r on [r_c, R] (the weight r included)
+  int angular = 8;  ///< equally spaced angles (exact for trigonometric degree < angular)
   bool operator==(const LvpQuadratureDesc&) const = default;
 };
 
