@@ -49,8 +49,8 @@ Eigen::Vector3d anchorPoint(const Model& model, ModelAgnosticWorkspace& w,
   Eigen::Vector3d f;
   auto J_own = J.middleCols(w.idx_q[b], w.nq[b]);
   J.setZero();
-  body.kinematics->pointJacobian(q.segment(w.idx_q[b] + nj, nb), anchor.x, state.coefficients,
-                                 state.unit, f, J_own.rightCols(nb));
+  body.kinematics->pointJacobian(q.segment(w.idx_q[b] + nj, nb), anchor.x, state, f,
+                                 J_own.rightCols(nb));
   for (int c = nj; c < nj + nb; ++c) J_own.col(c) = world_J.R * Eigen::Vector3d(J_own.col(c));
   const Eigen::Vector3d p_world = world_J.act(f);
   for (int c = 0; c < nj; ++c) {  // the joint's body twists at its child frame

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <numbers>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/algorithm/inverse_dynamics.hpp"
@@ -109,11 +111,13 @@ void BM_PlanarPcc(benchmark::State& state, PccCall call) {
 
 // Issue 25's LVP chain: three bodies of the seed paper's Simulation 1 (Table 4 primitives, L =
 // 0.1 m, R = 0.02 m), each on a fixed joint below the previous one: 24 coordinates. The argument is
-// the quadrature (axial x radial x angular points per body: 3x2x4, 6x3x8, 10x4x12); the ID
-// includes the neo-Hookean and Kelvin-Voigt forces, which need the deformation gradient at every
-// point (the MID adds the mass matrix)
-void BM_LvpChain(benchmark::State& state, bool mass) {
-  static const int sizes[][3] = {{3, 2, 4}, {6, 3, 8}, {10, 4, 12}};
+// the quadrature (axial x radial x angular points per body: 3x2x4, 6x3x8 (the default),
+// 10x4x12, 4x2x6 (the coarse rule of docs/theory/lvp.md §4)); the ID includes the neo-Hookean and Kelvin-Voigt forces, which
+// need the deformation gradient at every point (the MID adds the mass matrix). With tendons: nine
+// as Simulation 1's, three per body from its base to its tip 120 degrees apart, 1 N each (their
+// lengths' gradients enter the ID).
+void BM_LvpChain(benchmark::State& state, bool mass, bool tendons) {
+  static const int sizes[][3] = {{3, 2, 4}, {6, 3, 8}, {10, 4, 12}, {4, 2, 6}};
   const int* size = sizes[state.range(0)];
   RobotDescription robot;
   robot.name = "lvp_chain";
@@ -125,6 +129,13 @@ void BM_LvpChain(benchmark::State& state, bool mass) {
     body.quadrature = {size[0], size[1], size[2]};
     link.body = body;
     robot.links.push_back(link);
+    for (int k = 0; tendons && k < 3; ++k) {
+      const double angle = 2.0 * std::numbers::pi * (k + i / 3.0) / 3.0;
+      robot.lvp_tendons.push_back({link.name + "_tendon" + std::to_string(k),
+                                   {{link.name, LvpAnchorDesc::End::Base, angle},
+                                    {link.name, LvpAnchorDesc::End::Tip, angle}},
+                                   TimeFunction::constant(1.0)});
+    }
   }
   const Model model = buildModel(robot);
   Data data(model);
@@ -147,12 +158,13 @@ void BM_LvpChain(benchmark::State& state, bool mass) {
 }  // namespace
 
 void registerModelAgnosticBenchmarks() {
-  benchmark::RegisterBenchmark("BM_LvpChainID", BM_LvpChain, false)
-      ->DenseRange(0, 2, 1)
-      ->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark("BM_LvpChainMID", BM_LvpChain, true)
-      ->DenseRange(0, 2, 1)
-      ->Unit(benchmark::kMicrosecond);
+  for (const auto& [name, mass, tendons] : {std::tuple{"BM_LvpChainID", false, false},
+                                            {"BM_LvpChainMID", true, false},
+                                            {"BM_LvpChainTendonsMID", true, true}}) {
+    benchmark::RegisterBenchmark(name, BM_LvpChain, mass, tendons)
+        ->DenseRange(0, 3, 1)
+        ->Unit(benchmark::kMicrosecond);
+  }
   for (const auto& [name, call] :
        {std::pair{"MassTimesAcceleration", PccCall::MassTimesAcceleration},
         {"Bias", PccCall::Bias},

@@ -1,11 +1,13 @@
 #include "core/model/bodies/lvp_body.hpp"
 
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <sstream>
 
 #include "core/math/hyper_dual.hpp"
+#include "core/math/hyper_dual_block.hpp"
 #include "core/math/quadrature.hpp"
 
 namespace tendril {
@@ -14,6 +16,12 @@ namespace {
 using Coefficients = LvpKinematics::Coefficients;
 using Vec = std::array<HyperDual, 3>;
 using Mat = std::array<std::array<HyperDual, 3>, 3>;
+template <typename T>
+using CoefficientsOf = std::array<T, kLvpMaxCoefficients>;
+template <typename T>
+using VecOf = std::array<T, 3>;
+template <typename T>
+using MatOf = std::array<std::array<T, 3>, 3>;
 
 constexpr double kPi = std::numbers::pi;
 
@@ -29,49 +37,64 @@ constexpr NamedPrimitive kPrimitiveNames[] = {
 
 // P(s), P'(s), P''(s), its integral and double integral from 0, by Horner over the first n
 // coefficients (n: the primitive's highest non-zero coefficient + 1)
-HyperDual poly(const Coefficients& c, int n, const HyperDual& s) {
-  HyperDual r = c[n - 1];
+template <typename T>
+T poly(const CoefficientsOf<T>& c, int n, const T& s) {
+  T r = c[n - 1];
   for (int m = n - 2; m >= 0; --m) r = r * s + c[m];
   return r;
 }
-HyperDual polyDerivative(const Coefficients& c, int n, const HyperDual& s) {
-  if (n < 2) return HyperDual(0.0);
-  HyperDual r = double(n - 1) * c[n - 1];
+template <typename T>
+T polyDerivative(const CoefficientsOf<T>& c, int n, const T& s) {
+  if (n < 2) return T(0.0);
+  T r = double(n - 1) * c[n - 1];
   for (int m = n - 2; m >= 1; --m) r = r * s + double(m) * c[m];
   return r;
 }
-HyperDual polySecond(const Coefficients& c, int n, const HyperDual& s) {
-  if (n < 3) return HyperDual(0.0);
-  HyperDual r = double((n - 1) * (n - 2)) * c[n - 1];
+template <typename T>
+T polySecond(const CoefficientsOf<T>& c, int n, const T& s) {
+  if (n < 3) return T(0.0);
+  T r = double((n - 1) * (n - 2)) * c[n - 1];
   for (int m = n - 2; m >= 2; --m) r = r * s + double(m * (m - 1)) * c[m];
   return r;
 }
-HyperDual polyIntegral(const Coefficients& c, int n, const HyperDual& s) {
-  HyperDual r = c[n - 1] / double(n);
+template <typename T>
+T polyIntegral(const CoefficientsOf<T>& c, int n, const T& s) {
+  T r = c[n - 1] / double(n);
   for (int m = n - 2; m >= 0; --m) r = r * s + c[m] / double(m + 1);
   return r * s;
 }
-HyperDual polyDoubleIntegral(const Coefficients& c, int n, const HyperDual& s) {
-  HyperDual r = c[n - 1] / double(n * (n + 1));
+template <typename T>
+T polyDoubleIntegral(const CoefficientsOf<T>& c, int n, const T& s) {
+  T r = c[n - 1] / double(n * (n + 1));
   for (int m = n - 2; m >= 0; --m) r = r * s + c[m] / double((m + 1) * (m + 2));
   return r * s * s;
 }
 
-Mat identity() {
-  Mat H;
+template <typename T>
+MatOf<T> identity() {
+  MatOf<T> H;
   for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c) H[r][c] = HyperDual(r == c ? 1.0 : 0.0);
+    for (int c = 0; c < 3; ++c) H[r][c] = T(r == c ? 1.0 : 0.0);
   return H;
 }
 
+// a primitive's Jacobian H starts as the identity, then takes the entries the primitive has; on
+// blocks only premultiply() reads H, and it reads exactly those entries, so the fill is skipped
+inline void startJacobian(Mat& H) {
+  H = identity<HyperDual>();
+}
+template <int N>
+void startJacobian(MatOf<HyperDualBlock<N>>& /*H*/) {}
+
 // y3 -> sigma(y3) = y3 + L P(s), (y1, y2) / sqrt(sigma'): the section shrinks as it stretches
-void stretch(const Coefficients& c, int n, double L, Vec& y, Mat* H) {
-  const HyperDual s = y[2] / L;
-  const HyperDual sigma = y[2] + L * poly(c, n, s), sigma1 = 1.0 + polyDerivative(c, n, s);
-  const HyperDual k = 1.0 / sqrt(sigma1);
+template <typename T>
+void stretch(const CoefficientsOf<T>& c, int n, double L, VecOf<T>& y, MatOf<T>* H) {
+  const T s = y[2] / L;
+  const T sigma = y[2] + L * poly(c, n, s), sigma1 = 1.0 + polyDerivative(c, n, s);
+  const T k = 1.0 / sqrt(sigma1);
   if (H) {
-    const HyperDual k3 = k * k * k, sigma2 = polySecond(c, n, s) / L;
-    *H = identity();
+    const T k3 = k * k * k, sigma2 = polySecond(c, n, s) / L;
+    startJacobian(*H);
     (*H)[0][0] = k;
     (*H)[1][1] = k;
     (*H)[0][2] = -0.5 * y[0] * sigma2 * k3;
@@ -84,40 +107,41 @@ void stretch(const Coefficients& c, int n, double L, Vec& y, Mat* H) {
 // the centreline (w(y3), y3) in the a-x3 plane with w'' = kappa (w(0) = w'(0) = 0), sections
 // normal to it, the transverse coordinate remapped by g so that area is kept: beta g - kappa g^2
 // / 2 = y_a (docs/theory/lvp.md §2.2)
-void bend(const Coefficients& c, int n, double L, int a, Vec& y, Mat* H) {
-  const HyperDual s = y[2] / L;
-  const HyperDual w = L * polyDoubleIntegral(c, n, s), w1 = polyIntegral(c, n, s),
-                  w2 = poly(c, n, s) / L;
-  const HyperDual beta2 = 1.0 + w1 * w1, beta = sqrt(beta2);
-  const HyperDual kappa = w2 / beta2;
-  const HyperDual root = sqrt(beta2 - 2.0 * kappa * y[a]);
-  const HyperDual g = 2.0 * y[a] / (beta + root);
-  const HyperDual A = 1.0 / beta, B = w1 / beta;  // cos and sin of the section's angle
+template <typename T>
+void bend(const CoefficientsOf<T>& c, int n, double L, int a, VecOf<T>& y, MatOf<T>* H) {
+  const T s = y[2] / L;
+  const T w = L * polyDoubleIntegral(c, n, s), w1 = polyIntegral(c, n, s), w2 = poly(c, n, s) / L;
+  const T beta2 = 1.0 + w1 * w1, beta = sqrt(beta2);
+  const T kappa = w2 / beta2;
+  const T root = sqrt(beta2 - 2.0 * kappa * y[a]);
+  const T g = 2.0 * y[a] / (beta + root);
+  const T A = 1.0 / beta, B = w1 / beta;  // cos and sin of the section's angle
   if (H) {
-    const HyperDual w3 = polyDerivative(c, n, s) / (L * L);
-    const HyperDual beta1 = w1 * w2 / beta;
-    const HyperDual kappa1 = (w3 * beta - 2.0 * w2 * beta1) / (beta2 * beta);
-    const HyperDual g1 = 1.0 / root, g3 = (0.5 * kappa1 * g * g - beta1 * g) / root;
-    const HyperDual A1 = -beta1 / beta2, B1 = w2 / beta - w1 * beta1 / beta2;
-    *H = identity();
+    const T w3 = polyDerivative(c, n, s) / (L * L);
+    const T beta1 = w1 * w2 / beta;
+    const T kappa1 = (w3 * beta - 2.0 * w2 * beta1) / (beta2 * beta);
+    const T g1 = 1.0 / root, g3 = (0.5 * kappa1 * g * g - beta1 * g) / root;
+    const T A1 = -beta1 / beta2, B1 = w2 / beta - w1 * beta1 / beta2;
+    startJacobian(*H);
     (*H)[a][a] = g1 * A;
     (*H)[a][2] = w1 + g3 * A + g * A1;
     (*H)[2][a] = -g1 * B;
     (*H)[2][2] = 1.0 - g3 * B - g * B1;
   }
-  const HyperDual y3 = y[2];
+  const T y3 = y[2];
   y[a] = w + g * A;
   y[2] = y3 - g * B;
 }
 
-void twist(const Coefficients& c, int n, double L, Vec& y, Mat* H) {
-  const HyperDual s = y[2] / L;
-  const HyperDual psi = poly(c, n, s);
-  const HyperDual cs = cos(psi), sn = sin(psi);
-  const HyperDual y0 = cs * y[0] - sn * y[1], y1 = sn * y[0] + cs * y[1];
+template <typename T>
+void twist(const CoefficientsOf<T>& c, int n, double L, VecOf<T>& y, MatOf<T>* H) {
+  const T s = y[2] / L;
+  const T psi = poly(c, n, s);
+  const T cs = cos(psi), sn = sin(psi);
+  const T y0 = cs * y[0] - sn * y[1], y1 = sn * y[0] + cs * y[1];
   if (H) {
-    const HyperDual psi1 = polyDerivative(c, n, s) / L;
-    *H = identity();
+    const T psi1 = polyDerivative(c, n, s) / L;
+    startJacobian(*H);
     (*H)[0][0] = cs;
     (*H)[0][1] = -sn;
     (*H)[1][0] = sn;
@@ -129,26 +153,28 @@ void twist(const Coefficients& c, int n, double L, Vec& y, Mat* H) {
   y[1] = y1;
 }
 
-void shear(const Coefficients& c, int n, double L, int a, Vec& y, Mat* H) {
-  const HyperDual s = y[2] / L;
+template <typename T>
+void shear(const CoefficientsOf<T>& c, int n, double L, int a, VecOf<T>& y, MatOf<T>* H) {
+  const T s = y[2] / L;
   if (H) {
-    *H = identity();
+    startJacobian(*H);
     (*H)[a][2] = polyDerivative(c, n, s);
   }
   y[a] = y[a] + L * poly(c, n, s);
 }
 
 // r^2 -> r^2 + a(y3) in the section, a = r_c^2 P: each annulus keeps its area
-void source(const Coefficients& c, int n, double L, double rc2, Vec& y, Mat* H) {
-  const HyperDual s = y[2] / L;
-  const HyperDual a = rc2 * poly(c, n, s);
-  const HyperDual r2 = y[0] * y[0] + y[1] * y[1];
-  const HyperDual m = sqrt(1.0 + a / r2);
+template <typename T>
+void source(const CoefficientsOf<T>& c, int n, double L, double rc2, VecOf<T>& y, MatOf<T>* H) {
+  const T s = y[2] / L;
+  const T a = rc2 * poly(c, n, s);
+  const T r2 = y[0] * y[0] + y[1] * y[1];
+  const T m = sqrt(1.0 + a / r2);
   if (H) {
-    const HyperDual a1 = rc2 * polyDerivative(c, n, s) / L;
-    const HyperDual dm0 = -a * y[0] / (m * r2 * r2), dm1 = -a * y[1] / (m * r2 * r2);
-    const HyperDual dm3 = a1 / (2.0 * m * r2);
-    *H = identity();
+    const T a1 = rc2 * polyDerivative(c, n, s) / L;
+    const T dm0 = -a * y[0] / (m * r2 * r2), dm1 = -a * y[1] / (m * r2 * r2);
+    const T dm3 = a1 / (2.0 * m * r2);
+    startJacobian(*H);
     (*H)[0][0] = m + y[0] * dm0;
     (*H)[0][1] = y[0] * dm1;
     (*H)[1][0] = y[1] * dm0;
@@ -160,14 +186,25 @@ void source(const Coefficients& c, int n, double L, double rc2, Vec& y, Mat* H) 
   y[1] = m * y[1];
 }
 
-void applyPrimitive(const LvpKinematics::Primitive& p, const Coefficients& c, double L, double rc2,
-                    Vec& y, Mat* H) {
-  // the coefficients in use: trailing ones that vanish with both derivatives contribute nothing
+bool isZero(const HyperDual& x) {
+  return x.a == 0.0 && x.b1 == 0.0 && x.b2 == 0.0 && x.c == 0.0;
+}
+template <int N>
+bool isZero(const HyperDualBlock<N>& x) {
+  return x.a == 0.0 && x.v == 0.0 && (x.d == 0.0).all() && (x.dv == 0.0).all();
+}
+
+// the coefficients in use: trailing ones that vanish with all their derivatives contribute nothing
+template <typename T>
+int usedTerms(const CoefficientsOf<T>& c) {
   int n = kLvpMaxCoefficients;
-  while (n > 1 && c[n - 1].a == 0.0 && c[n - 1].b1 == 0.0 && c[n - 1].b2 == 0.0 &&
-         c[n - 1].c == 0.0) {
-    --n;
-  }
+  while (n > 1 && isZero(c[static_cast<std::size_t>(n - 1)])) --n;
+  return n;
+}
+
+template <typename T>
+void applyPrimitive(const LvpKinematics::Primitive& p, const CoefficientsOf<T>& c, int n, double L,
+                    double rc2, VecOf<T>& y, MatOf<T>* H) {
   switch (p.type) {
     case LvpPrimitiveType::Stretch:
       return stretch(c, n, L, y, H);
@@ -186,24 +223,29 @@ void applyPrimitive(const LvpKinematics::Primitive& p, const Coefficients& c, do
   }
 }
 
-Mat multiply(const Mat& A, const Mat& B) {
-  Mat C;
+template <typename T>
+MatOf<T> multiply(const MatOf<T>& A, const MatOf<T>& B) {
+  MatOf<T> C;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) C[r][c] = A[r][0] * B[0][c] + A[r][1] * B[1][c] + A[r][2] * B[2][c];
   return C;
 }
 
-HyperDual dot(const Vec& a, const Vec& b) {
+template <typename T>
+T dot(const VecOf<T>& a, const VecOf<T>& b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
-Vec cross(const Vec& a, const Vec& b) {
+template <typename T>
+VecOf<T> cross(const VecOf<T>& a, const VecOf<T>& b) {
   return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
 }
-Vec column(const Mat& F, int c) {
+template <typename T>
+VecOf<T> column(const MatOf<T>& F, int c) {
   return {F[0][c], F[1][c], F[2][c]};
 }
-Vec times(const Mat& F, const Eigen::Vector3d& x) {
-  Vec out;
+template <typename T>
+VecOf<T> times(const MatOf<T>& F, const Eigen::Vector3d& x) {
+  VecOf<T> out;
   for (int r = 0; r < 3; ++r) out[r] = F[r][0] * x(0) + F[r][1] * x(1) + F[r][2] * x(2);
   return out;
 }
@@ -226,6 +268,81 @@ const auto mixed = [](const HyperDual& x) { return x.c; };
 
 Eigen::Vector3d axialVector(const Eigen::Matrix3d& S) {
   return 0.5 * Eigen::Vector3d(S(2, 1) - S(1, 2), S(0, 2) - S(2, 0), S(1, 0) - S(0, 1));
+}
+
+// F <- H F for a primitive's Jacobian H, reading only the entries H can have besides the identity
+// (each primitive changes at most the rows below): the same sums as multiply() without the
+// products by its structural zeros and ones
+template <typename T>
+void premultiply(LvpPrimitiveType type, const MatOf<T>& H, MatOf<T>& F) {
+  using Type = LvpPrimitiveType;
+  for (int c = 0; c < 3; ++c) {
+    const T f0 = F[0][c], f1 = F[1][c], f2 = F[2][c];
+    switch (type) {
+      case Type::Stretch:
+        F[0][c] = H[0][0] * f0 + H[0][2] * f2;
+        F[1][c] = H[1][1] * f1 + H[1][2] * f2;
+        F[2][c] = H[2][2] * f2;
+        break;
+      case Type::BendX1:
+        F[0][c] = H[0][0] * f0 + H[0][2] * f2;
+        F[2][c] = H[2][0] * f0 + H[2][2] * f2;
+        break;
+      case Type::BendX2:
+        F[1][c] = H[1][1] * f1 + H[1][2] * f2;
+        F[2][c] = H[2][1] * f1 + H[2][2] * f2;
+        break;
+      case Type::ShearX1:
+        F[0][c] = f0 + H[0][2] * f2;
+        break;
+      case Type::ShearX2:
+        F[1][c] = f1 + H[1][2] * f2;
+        break;
+      case Type::Twist:
+      case Type::Source:
+        F[0][c] = H[0][0] * f0 + H[0][1] * f1 + H[0][2] * f2;
+        F[1][c] = H[1][0] * f0 + H[1][1] * f1 + H[1][2] * f2;
+        break;
+    }
+  }
+}
+
+// y = f(x) for the combined coefficients c (terms: the coefficients in use per primitive), and
+// F = df/dx when asked
+template <typename T>
+void mapPoint(const std::vector<LvpKinematics::Primitive>& primitives,
+              const std::vector<CoefficientsOf<T>>& c, const int* terms, const Eigen::Vector3d& x,
+              bool with_source, double L, double rc2, VecOf<T>& y, MatOf<T>* F) {
+  y = {T(x(0)), T(x(1)), T(x(2))};
+  if (F) *F = identity<T>();
+  MatOf<T> H;
+  for (std::size_t i = 0; i < primitives.size(); ++i) {
+    if (!with_source && primitives[i].type == LvpPrimitiveType::Source) continue;
+    applyPrimitive(primitives[i], c[i], terms[i], L, rc2, y, F ? &H : nullptr);
+    if (F) premultiply(primitives[i].type, H, *F);
+  }
+}
+
+// the distal frame at the tip centre (without the sources): Gram-Schmidt on F e1, F e2
+template <typename T>
+void tipFrame(const std::vector<LvpKinematics::Primitive>& primitives,
+              const std::vector<CoefficientsOf<T>>& c, const int* terms, const Eigen::Vector3d& tip,
+              double L, double rc2, MatOf<T>& R, VecOf<T>& p) {
+  MatOf<T> F;
+  mapPoint(primitives, c, terms, tip, false, L, rc2, p, &F);
+  const VecOf<T> a = column(F, 0), b = column(F, 1);
+  const T na = sqrt(dot(a, a));
+  const VecOf<T> e1 = {a[0] / na, a[1] / na, a[2] / na};
+  const T ab = dot(b, e1);
+  const VecOf<T> u = {b[0] - ab * e1[0], b[1] - ab * e1[1], b[2] - ab * e1[2]};
+  const T nu = sqrt(dot(u, u));
+  const VecOf<T> e2 = {u[0] / nu, u[1] / nu, u[2] / nu};
+  const VecOf<T> e3 = cross(e1, e2);
+  for (int r = 0; r < 3; ++r) {
+    R[r][0] = e1[r];
+    R[r][1] = e2[r];
+    R[r][2] = e3[r];
+  }
 }
 
 }  // namespace
@@ -323,12 +440,12 @@ void LvpKinematics::map(const std::vector<Coefficients>& c, const Eigen::Vector3
                         bool with_source, std::array<HyperDual, 3>& y,
                         std::array<std::array<HyperDual, 3>, 3>* F) const {
   y = {HyperDual(x(0)), HyperDual(x(1)), HyperDual(x(2))};
-  if (F) *F = identity();
+  if (F) *F = identity<HyperDual>();
   const double L = body_.length, rc2 = body_.cavity_radius * body_.cavity_radius;
   Mat H;
   for (std::size_t i = 0; i < primitives_.size(); ++i) {
     if (!with_source && primitives_[i].type == LvpPrimitiveType::Source) continue;
-    applyPrimitive(primitives_[i], c[i], L, rc2, y, F ? &H : nullptr);
+    applyPrimitive(primitives_[i], c[i], usedTerms(c[i]), L, rc2, y, F ? &H : nullptr);
     if (F) *F = multiply(H, *F);
   }
 }
@@ -490,11 +607,137 @@ void LvpKinematics::prepare(PointState& state) const {
   state.coefficients.resize(primitives_.size());
   state.distal.J.resize(6, dof_);
   state.volume_gradient = Eigen::VectorXd::Zero(dof_);
+  state.block_coefficients.resize(primitives_.size());
+  state.block_terms.assign(primitives_.size(), kLvpMaxCoefficients);
+}
+
+void LvpKinematics::combineBlock(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v, int first,
+                                 std::vector<BlockCoefficients>& out,
+                                 std::vector<int>& terms) const {
+  for (std::size_t i = 0; i < primitives_.size(); ++i) {
+    const Primitive& p = primitives_[i];
+    for (int m = 0; m < kLvpMaxCoefficients; ++m) {
+      Block c(p.rest[static_cast<std::size_t>(m)]);
+      for (int k = 0; k < p.n; ++k) {
+        const double a = p.modes[static_cast<std::size_t>(k)][static_cast<std::size_t>(m)];
+        if (a == 0.0) continue;
+        const int j = p.first + k;
+        c.a += a * q(j);
+        c.v += a * v(j);
+        if (j >= first && j < first + kBlock) c.d(j - first) += a;
+      }
+      out[i][static_cast<std::size_t>(m)] = c;
+    }
+    terms[i] = usedTerms(out[i]);
+  }
 }
 
 void LvpKinematics::evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
                              const Eigen::Ref<const Eigen::VectorXd>& v, bool with_forces,
                              PointState& state) const {
+  using Lanes = Block::Lanes;
+  const std::size_t n_points = points_.size();
+  const double two_c = 2.0 * body_.neo_hookean_c;
+  const double L = body_.length, rc2 = body_.cavity_radius * body_.cavity_radius;
+  VecOf<Block> y;
+  MatOf<Block> F;
+  // one pass per block of coordinates (at least one, for the position when dof = 0)
+  for (int first = 0; first == 0 || first < dof_; first += kBlock) {
+    const int lanes = std::min(kBlock, dof_ - first);
+    combineBlock(q, v, first, state.block_coefficients, state.block_terms);
+    Lanes v_lanes = Lanes::Zero();
+    v_lanes.head(lanes) = v.segment(first, lanes).array();
+    Lanes elastic = Lanes::Zero(), rate = Lanes::Zero();
+    for (std::size_t k = 0; k < n_points; ++k) {
+      mapPoint(primitives_, state.block_coefficients, state.block_terms.data(), points_[k], true, L,
+               rc2, y, with_forces ? &F : nullptr);
+      Eigen::Matrix3Xd& J = state.J[k];
+      for (int r = 0; r < 3; ++r) {
+        const Block& y_r = y[static_cast<std::size_t>(r)];
+        J.row(r).segment(first, lanes) = y_r.d.head(lanes).matrix().transpose();
+        if (first == 0) {
+          state.p[k](r) = y_r.a;
+          state.Jv[k](r) = y_r.v;
+          state.bias[k](r) = 0.0;
+        }
+        // (d^2 f / dq^2 v) v = sum_j v_j d/dq_j (J v)
+        state.bias[k](r) += (y_r.dv * v_lanes).sum();
+      }
+      if (!with_forces) continue;
+      // tr(F^T F_j), tr(F_v^T F_j) + tr(F^T F_jv) for the block's j
+      Lanes point_elastic = Lanes::Zero(), point_rate = Lanes::Zero();
+      for (const auto& row : F) {
+        for (const Block& e : row) {
+          point_elastic += e.a * e.d;
+          point_rate += e.v * e.d + e.a * e.dv;
+        }
+      }
+      elastic += volumes_[k] * point_elastic;
+      rate += volumes_[k] * point_rate;
+    }
+    state.internal.segment(first, lanes) = two_c * elastic.head(lanes).matrix();
+    state.stiffness_times_v.segment(first, lanes) = two_c * rate.head(lanes).matrix();
+  }
+  if (with_forces) {
+    state.internal += body_.damping * state.stiffness_times_v;
+  } else {
+    state.internal.setZero();
+    state.stiffness_times_v.setZero();
+  }
+  distalBlocks(q, v, state);
+}
+
+void LvpKinematics::distalBlocks(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v,
+                                 PointState& state) const {
+  using Lanes = Block::Lanes;
+  const Eigen::Vector3d tip(0.0, 0.0, body_.length);
+  const double L = body_.length, rc2 = body_.cavity_radius * body_.cavity_radius;
+  Distal& out = state.distal;
+  Eigen::Matrix3d R_dot, R_ddot = Eigen::Matrix3d::Zero(), R_lane;
+  Eigen::Vector3d p_dot, p_ddot = Eigen::Vector3d::Zero(), p_lane;
+  MatOf<Block> R;
+  VecOf<Block> p;
+  for (int first = 0; first == 0 || first < dof_; first += kBlock) {
+    const int lanes = std::min(kBlock, dof_ - first);
+    combineBlock(q, v, first, state.block_coefficients, state.block_terms);
+    tipFrame(primitives_, state.block_coefficients, state.block_terms.data(), tip, L, rc2, R, p);
+    Lanes v_lanes = Lanes::Zero();
+    v_lanes.head(lanes) = v.segment(first, lanes).array();
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) {
+        const Block& e = R[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+        if (first == 0) {
+          out.R(r, c) = e.a;
+          R_dot(r, c) = e.v;
+        }
+        R_ddot(r, c) += (e.dv * v_lanes).sum();
+      }
+      const Block& e = p[static_cast<std::size_t>(r)];
+      if (first == 0) {
+        out.p(r) = e.a;
+        p_dot(r) = e.v;
+      }
+      p_ddot(r) += (e.dv * v_lanes).sum();
+    }
+    for (int l = 0; l < lanes; ++l) {
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c)
+          R_lane(r, c) = R[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].d(l);
+        p_lane(r) = p[static_cast<std::size_t>(r)].d(l);
+      }
+      out.J.col(first + l) << vee(out.R.transpose() * R_lane), out.R.transpose() * p_lane;
+    }
+  }
+  out.Jv << vee(out.R.transpose() * R_dot), out.R.transpose() * p_dot;
+  out.bias << vee(R_dot.transpose() * R_dot + out.R.transpose() * R_ddot),
+      R_dot.transpose() * p_dot + out.R.transpose() * p_ddot;
+}
+
+void LvpKinematics::evaluateReference(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                      const Eigen::Ref<const Eigen::VectorXd>& v, bool with_forces,
+                                      PointState& state) const {
   const std::size_t n_points = points_.size();
   const double two_c = 2.0 * body_.neo_hookean_c;
   state.internal.setZero();
@@ -598,19 +841,21 @@ double LvpKinematics::cavityVolume(const Eigen::Ref<const Eigen::VectorXd>& q,
 }
 
 void LvpKinematics::pointJacobian(const Eigen::Ref<const Eigen::VectorXd>& q,
-                                  const Eigen::Vector3d& x, std::vector<Coefficients>& c,
-                                  Eigen::VectorXd& unit, Eigen::Vector3d& p,
+                                  const Eigen::Vector3d& x, PointState& scratch, Eigen::Vector3d& p,
                                   Eigen::Ref<Eigen::Matrix3Xd> J) const {
-  Vec y;
-  combine(q, nullptr, nullptr, c);
-  map(c, x, true, y, nullptr);
-  p = part(y, value);
-  for (int j = 0; j < dof_; ++j) {
-    unit.setZero();
-    unit(j) = 1.0;
-    combine(q, unit.data(), nullptr, c);
-    map(c, x, true, y, nullptr);
-    J.col(j) = part(y, first);
+  const double L = body_.length, rc2 = body_.cavity_radius * body_.cavity_radius;
+  scratch.unit.setZero();  // no rates: the lanes alone carry derivatives
+  VecOf<Block> y;
+  for (int first = 0; first == 0 || first < dof_; first += kBlock) {
+    const int lanes = std::min(kBlock, dof_ - first);
+    combineBlock(q, scratch.unit, first, scratch.block_coefficients, scratch.block_terms);
+    mapPoint(primitives_, scratch.block_coefficients, scratch.block_terms.data(), x, true, L, rc2,
+             y, static_cast<MatOf<Block>*>(nullptr));
+    for (int r = 0; r < 3; ++r) {
+      p(r) = y[static_cast<std::size_t>(r)].a;
+      J.row(r).segment(first, lanes) =
+          y[static_cast<std::size_t>(r)].d.head(lanes).matrix().transpose();
+    }
   }
 }
 
@@ -669,7 +914,7 @@ std::optional<LvpProblem> findLvpBodyProblem(const LvpBodyDesc& body, const std:
     Vec y = {HyperDual(x(0)), HyperDual(x(1)), HyperDual(x(2))};
     for (std::size_t i = 0; i < kinematics.primitives().size(); ++i) {
       Mat H;
-      applyPrimitive(kinematics.primitives()[i], c[i], L, rc2, y, &H);
+      applyPrimitive(kinematics.primitives()[i], c[i], usedTerms(c[i]), L, rc2, y, &H);
       const double det = part(H, value).determinant();
       if (!std::isfinite(det) || std::abs(det - 1.0) > 1e-9) {
         std::ostringstream reason;

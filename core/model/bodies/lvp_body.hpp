@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/math/hyper_dual.hpp"
+#include "core/math/hyper_dual_block.hpp"
 
 namespace tendril {
 
@@ -50,6 +51,8 @@ struct LvpPrimitiveDesc {
 };
 
 /// \brief Sizes of the cylindrical product rule over the undeformed body (docs/theory/lvp.md §4).
+/// The defaults hold the quadrature's error near 1e-7 of the ID on Simulation 1's bodies; 4 x 2 x 6
+/// is three times cheaper at 4e-5 (docs/theory/lvp.md §4, LvpDynamics.QuadratureConvergesTowardAFineRule).
 struct LvpQuadratureDesc {
   int axial = 6;    ///< Gauss-Legendre points in x3 on [0, L]
   int radial = 3;   ///< Gauss-Legendre points in r on [r_c, R] (the weight r included)
@@ -146,6 +149,11 @@ class LvpKinematics {
 
   /// the distal frame at (q, v) without allocating (c and unit are scratch of the right sizes)
   using Coefficients = std::array<HyperDual, kLvpMaxCoefficients>;
+  /// evaluate() carries the coordinates' directions in blocks of kBlock lanes (one pass per
+  /// block: a single pass for up to 8 coordinates)
+  static constexpr int kBlock = 8;
+  using Block = HyperDualBlock<kBlock>;
+  using BlockCoefficients = std::array<Block, kLvpMaxCoefficients>;
   void distal(const Eigen::Ref<const Eigen::VectorXd>& q,
               const Eigen::Ref<const Eigen::VectorXd>& v, std::vector<Coefficients>& c,
               Eigen::VectorXd& unit, Distal& out) const;
@@ -161,20 +169,28 @@ class LvpKinematics {
     Eigen::VectorXd stiffness_times_v;  ///< K(q) v
     Eigen::VectorXd unit;               ///< scratch
     std::vector<Coefficients> coefficients;
+    std::vector<BlockCoefficients> block_coefficients;
+    std::vector<int> block_terms;     ///< per primitive, the coefficients in use
     Eigen::VectorXd volume_gradient;  ///< dV/dq of the cavity (cavityVolume)
   };
-  /// f(x, q) and df/dq (3 x dof) without allocating (c, unit: scratch as in PointState)
+  /// f(x, q) and df/dq (3 x dof) without allocating (scratch: a PointState from prepare()), one
+  /// pass on blocks per eight coordinates
   void pointJacobian(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Vector3d& x,
-                     std::vector<Coefficients>& c, Eigen::VectorXd& unit, Eigen::Vector3d& p,
-                     Eigen::Ref<Eigen::Matrix3Xd> J) const;
+                     PointState& scratch, Eigen::Vector3d& p, Eigen::Ref<Eigen::Matrix3Xd> J) const;
   /// cavityVolume() without allocating (gradient sized dof)
   double cavityVolume(const Eigen::Ref<const Eigen::VectorXd>& q, std::vector<Coefficients>& c,
                       Eigen::VectorXd& unit, Eigen::VectorXd* gradient) const;
   void prepare(PointState& state) const;
   /// \param with_forces also the internal forces (the deformation gradient at every point)
+  /// One pass over the quadrature per block of 8 coordinates, on HyperDualBlock numbers.
   void evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& v, bool with_forces,
                 PointState& state) const;
+  /// evaluate() by the reference route, dof + 1 passes on HyperDual numbers (directions e_j and
+  /// v, then v and v): kept for the tests that check evaluate() against it
+  void evaluateReference(const Eigen::Ref<const Eigen::VectorXd>& q,
+                         const Eigen::Ref<const Eigen::VectorXd>& v, bool with_forces,
+                         PointState& state) const;
 
   /// per primitive, the first coordinate and the number of modes
   struct Primitive {
@@ -195,6 +211,14 @@ class LvpKinematics {
            std::array<HyperDual, 3>& y, std::array<std::array<HyperDual, 3>, 3>* F) const;
 
  private:
+  /// the coefficients at (q, v) with the lanes' directions e_first ... e_{first + kBlock - 1}
+  void combineBlock(const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v, int first,
+                    std::vector<BlockCoefficients>& out, std::vector<int>& terms) const;
+  /// the distal frame on blocks (evaluate())
+  void distalBlocks(const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& v, PointState& state) const;
+
   LvpBodyDesc body_;
   int dof_ = 0;
   std::vector<Primitive> primitives_;

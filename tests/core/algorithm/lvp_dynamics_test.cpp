@@ -9,10 +9,17 @@
 
 #include <Eigen/Cholesky>
 #include <Eigen/Geometry>
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <map>
 #include <numbers>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "core/algorithm/data.hpp"
 #include "core/algorithm/inverse_dynamics.hpp"
@@ -317,6 +324,78 @@ TEST(LvpDynamics, ExampleRoundTripsAndRunsOnTheAgnosticFamilyOnly) {
   EXPECT_GT(data.agnostic.Bu.norm(), 0.0);
   EXPECT_THROW(inverseDynamics(model, data, zero, zero, zero), std::invalid_argument);
   EXPECT_THROW(massMatrix(model, data, zero), std::invalid_argument);
+}
+
+// Quadrature convergence on three Table 4 bodies in series (the helicoid's 24 coordinates,
+// hanging under gravity) at moderately deformed random states: the relative errors of M and of
+// the ID against a fine rule (12 x 6 x 16 points per body) fall as any of the three sizes grows.
+// Prints the table that docs/PERFORMANCE.md quotes (the default rule's row).
+RobotDescription table4Chain(const LvpQuadratureDesc& rule) {
+  RobotDescription robot;
+  robot.name = "table4_chain";
+  for (int i = 0; i < 3; ++i) {
+    LinkDesc link;
+    link.name = "body" + std::to_string(i);
+    link.parent = i == 0 ? "world" : "body" + std::to_string(i - 1);
+    LvpBodyDesc body;
+    body.quadrature = rule;
+    link.body = body;
+    robot.links.push_back(link);
+  }
+  return robot;
+}
+
+struct QuadratureError {
+  double M = 0.0, id = 0.0;
+};
+
+QuadratureError quadratureError(
+    const LvpQuadratureDesc& rule, const std::vector<test::State>& states,
+    const std::vector<std::pair<Eigen::MatrixXd, Eigen::VectorXd>>& fine) {
+  const Model model = buildModel(table4Chain(rule));
+  Data data(model);
+  QuadratureError worst;
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const Eigen::VectorXd id = modelAgnosticMID(model, data, states[i].q, states[i].v, states[i].a);
+    worst.M = std::max(worst.M, (data.agnostic.M - fine[i].first).norm() / fine[i].first.norm());
+    worst.id = std::max(worst.id, (id - fine[i].second).norm() / fine[i].second.norm());
+  }
+  return worst;
+}
+
+TEST(LvpDynamics, QuadratureConvergesTowardAFineRule) {
+  const Model fine_model = buildModel(table4Chain({12, 6, 16}));
+  Data fine_data(fine_model);
+  std::vector<test::State> states;
+  std::vector<std::pair<Eigen::MatrixXd, Eigen::VectorXd>> fine;
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    states.push_back(test::randomState(fine_model, seed, 0.3));
+    const test::State& x = states.back();
+    const Eigen::VectorXd id = modelAgnosticMID(fine_model, fine_data, x.q, x.v, x.a);
+    fine.emplace_back(fine_data.agnostic.M, id);
+  }
+  const std::vector<LvpQuadratureDesc> rules = {
+      {2, 6, 16}, {3, 6, 16}, {4, 6, 16}, {12, 1, 16}, {12, 2, 16}, {12, 6, 4},
+      {12, 6, 6}, {3, 1, 4},  {3, 2, 4},  {4, 2, 4},   {4, 2, 6},   {5, 2, 6},
+      {6, 2, 6},  {6, 2, 8},  {6, 3, 6},  {6, 3, 8},   {8, 3, 8},   {8, 4, 12}};
+  std::map<std::array<int, 3>, QuadratureError> errors;
+  std::printf("axial radial angular points  rel. error M  rel. error ID\n");
+  for (const LvpQuadratureDesc& rule : rules) {
+    const QuadratureError e = quadratureError(rule, states, fine);
+    errors[{rule.axial, rule.radial, rule.angular}] = e;
+    std::printf("%5d %6d %7d %6d  %12.2e  %13.2e\n", rule.axial, rule.radial, rule.angular,
+                rule.axial * rule.radial * rule.angular, e.M, e.id);
+  }
+  // more points along each size, the other two fine: smaller errors
+  const auto fell = [&](std::array<int, 3> coarse, std::array<int, 3> finer) {
+    EXPECT_LT(errors[finer].M, errors[coarse].M);
+    EXPECT_LT(errors[finer].id, errors[coarse].id);
+  };
+  fell({2, 6, 16}, {3, 6, 16});  // axial
+  fell({3, 6, 16}, {4, 6, 16});
+  fell({12, 1, 16}, {12, 2, 16});  // radial
+  fell({12, 6, 4}, {12, 6, 6});    // angular
+  fell({6, 3, 8}, {8, 4, 12});     // the default against a finer rule
 }
 
 }  // namespace

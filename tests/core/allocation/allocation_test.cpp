@@ -343,6 +343,20 @@ TEST(AllocationTest, SundialsStepsAllocateNothing) {
   }
 }
 
+TEST(AllocationTest, LvpBodiesAllocateNothing) {
+  // the LVP example (a hollow body, its tendons and its cavity pressure): the ID and MID, whose
+  // quadrature pass runs on blocks of hyper-dual numbers sized by prepare(), and the tendons'
+  // anchor Jacobians
+  const Model model = exampleModel("lvp_single_body");
+  Data data(model);
+  const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.03, 0.04);
+  const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(model.nv, 0.5, -0.2);
+  const Eigen::VectorXd a = Eigen::VectorXd::LinSpaced(model.nv, -1.0, 1.0);
+  modelAgnosticMID(model, data, q, v, a, 0.5);
+  EXPECT_EQ(allocationsDuring([&] { modelAgnosticID(model, data, q, v, a, 0.5); }), 0);
+  EXPECT_EQ(allocationsDuring([&] { modelAgnosticMID(model, data, q, v, a, 0.5); }), 0);
+}
+
 TEST(AllocationTest, ModelAgnosticFamilyAllocatesNothing) {
   // the per-step calls of every integrator on the model-agnostic family (MID + Cholesky, central
   // differences of its ID, the force-space blocks of BDF), and BDF and IDA steps once started

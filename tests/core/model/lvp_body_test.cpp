@@ -206,6 +206,51 @@ TEST(LvpBody, ElasticForceIsTheEnergyGradientAndStiffnessItsDerivative) {
   }
 }
 
+// evaluate() and pointJacobian() on blocks of coordinates (one pass per 8) against the reference
+// routes (dof + 1 hyper-dual passes): every output, with and without the forces, one block
+// (Table 4, 8 coordinates) and two (every primitive, 11 coordinates, a cavity and its sources)
+TEST(LvpBody, BlockPassMatchesTheHyperDualReference) {
+  std::mt19937 rng(29);
+  for (const LvpBodyDesc& body : {table4Body(), everyPrimitiveBody()}) {
+    const LvpKinematics kinematics(body);
+    const int n = kinematics.dof();
+    LvpKinematics::PointState fast, reference;
+    kinematics.prepare(fast);
+    kinematics.prepare(reference);
+    for (int trial = 0; trial < 4; ++trial) {
+      const Eigen::VectorXd q = randomVector(n, 0.3, rng), v = randomVector(n, 2.0, rng);
+      for (const bool with_forces : {true, false}) {
+        kinematics.evaluate(q, v, with_forces, fast);
+        kinematics.evaluateReference(q, v, with_forces, reference);
+        const auto close = [](const auto& a, const auto& b) {
+          return (a - b).norm() <= 1e-12 * (1.0 + b.norm());
+        };
+        for (std::size_t k = 0; k < kinematics.points().size(); ++k) {
+          EXPECT_TRUE(close(fast.p[k], reference.p[k])) << k;
+          EXPECT_TRUE(close(fast.J[k], reference.J[k])) << k;
+          EXPECT_TRUE(close(fast.Jv[k], reference.Jv[k])) << k;
+          EXPECT_TRUE(close(fast.bias[k], reference.bias[k])) << k;
+        }
+        EXPECT_TRUE(close(fast.internal, reference.internal)) << with_forces;
+        EXPECT_TRUE(close(fast.stiffness_times_v, reference.stiffness_times_v)) << with_forces;
+        EXPECT_TRUE(close(fast.distal.R, reference.distal.R));
+        EXPECT_TRUE(close(fast.distal.p, reference.distal.p));
+        EXPECT_TRUE(close(fast.distal.J, reference.distal.J));
+        EXPECT_TRUE(close(fast.distal.Jv, reference.distal.Jv));
+        EXPECT_TRUE(close(fast.distal.bias, reference.distal.bias));
+      }
+      // pointJacobian() (blocks, as the tendons' anchors use it) against positionJacobian()
+      const Eigen::Vector3d x = randomMaterialPoint(body, rng);
+      Eigen::Vector3d p;
+      Eigen::Matrix3Xd J(3, n);
+      kinematics.pointJacobian(q, x, fast, p, J);
+      const Eigen::Matrix3Xd J_reference = kinematics.positionJacobian(x, q);
+      EXPECT_LT((J - J_reference).norm(), 1e-12 * (1.0 + J_reference.norm()));
+      EXPECT_LT((p - kinematics.position(x, q)).norm(), 1e-15);
+    }
+  }
+}
+
 // an undeformed body stores nothing and pushes nothing
 TEST(LvpBody, RestShapeIsUnstressed) {
   const LvpKinematics kinematics(everyPrimitiveBody());
