@@ -727,11 +727,11 @@ void LvpKinematics::distalBlocks(const Eigen::Ref<const Eigen::VectorXd>& q,
           R_lane(r, c) = R[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)].d(l);
         p_lane(r) = p[static_cast<std::size_t>(r)].d(l);
       }
-      out.J.col(first + l) << vee(out.R.transpose() * R_lane), out.R.transpose() * p_lane;
+      out.J.col(first + l) << axialVector(out.R.transpose() * R_lane), out.R.transpose() * p_lane;
     }
   }
-  out.Jv << vee(out.R.transpose() * R_dot), out.R.transpose() * p_dot;
-  out.bias << vee(R_dot.transpose() * R_dot + out.R.transpose() * R_ddot),
+  out.Jv << axialVector(out.R.transpose() * R_dot), out.R.transpose() * p_dot;
+  out.bias << axialVector(R_dot.transpose() * R_dot + out.R.transpose() * R_ddot),
       R_dot.transpose() * p_dot + out.R.transpose() * p_ddot;
 }
 
