@@ -135,8 +135,9 @@ def _save(spec, rows, out, why_partial):
 def _frame(spec, rows):
     import pandas
 
+    # the CSV holds every double to 17 digits; pandas' default parser can be an ulp off, round_trip is exact
     return pandas.read_csv(io.StringIO(_tendril.sweep_csv(spec, rows)), keep_default_na=False,
-                           na_values=["nan"])
+                           na_values=["nan"], float_precision="round_trip")
 
 
 def sweep(spec, client=None, jobs=None, batch=None, out=None, progress=False):
