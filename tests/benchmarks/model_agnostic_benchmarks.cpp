@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <numbers>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "tests/benchmarks/bench_support.hpp"
 #include "tests/support/pcc_lagrangian.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace tendril::bench {
 namespace {
@@ -109,34 +109,15 @@ void BM_PlanarPcc(benchmark::State& state, PccCall call) {
   state.counters["bodies"] = chain.bodies;
 }
 
-// Issue 25's LVP chain: three bodies of the seed paper's Simulation 1 (Table 4 primitives, L =
-// 0.1 m, R = 0.02 m), each on a fixed joint below the previous one: 24 coordinates. The argument is
-// the quadrature (axial x radial x angular points per body: 3x2x4, 6x3x8 (the default),
-// 10x4x12, 4x2x6 (the coarse rule of docs/theory/lvp.md §4)); the ID includes the neo-Hookean and Kelvin-Voigt forces, which
-// need the deformation gradient at every point (the MID adds the mass matrix). With tendons: nine
-// as Simulation 1's, three per body from its base to its tip 120 degrees apart, 1 N each (their
-// lengths' gradients enter the ID).
+// Issue 25's LVP chain (test::lvpTable4Chain: the helicoid's three bodies, 24 coordinates). The
+// argument picks the quadrature per body (axial x radial x angular): 3x2x4, 6x3x8 (the default),
+// 10x4x12, 4x2x6 (the coarse rule of docs/theory/lvp.md §4). The ID includes the neo-Hookean and
+// Kelvin-Voigt forces, which need the deformation gradient at every point (the MID adds the mass
+// matrix); with tendons, their lengths' gradients enter too.
 void BM_LvpChain(benchmark::State& state, bool mass, bool tendons) {
   static const int sizes[][3] = {{3, 2, 4}, {6, 3, 8}, {10, 4, 12}, {4, 2, 6}};
   const int* size = sizes[state.range(0)];
-  RobotDescription robot;
-  robot.name = "lvp_chain";
-  for (int i = 0; i < 3; ++i) {
-    LinkDesc link;
-    link.name = "body" + std::to_string(i);
-    link.parent = i == 0 ? "world" : "body" + std::to_string(i - 1);
-    LvpBodyDesc body;
-    body.quadrature = {size[0], size[1], size[2]};
-    link.body = body;
-    robot.links.push_back(link);
-    for (int k = 0; tendons && k < 3; ++k) {
-      const double angle = 2.0 * std::numbers::pi * (k + i / 3.0) / 3.0;
-      robot.lvp_tendons.push_back({link.name + "_tendon" + std::to_string(k),
-                                   {{link.name, LvpAnchorDesc::End::Base, angle},
-                                    {link.name, LvpAnchorDesc::End::Tip, angle}},
-                                   TimeFunction::constant(1.0)});
-    }
-  }
+  const RobotDescription robot = test::lvpTable4Chain({size[0], size[1], size[2]}, tendons);
   const Model model = buildModel(robot);
   Data data(model);
   const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(model.nq, -0.1, 0.1);

@@ -1,6 +1,8 @@
 #include "tests/support/test_models.hpp"
 
 #include <filesystem>
+#include <numbers>
+#include <string>
 
 #include "core/io/json_io.hpp"
 
@@ -14,6 +16,28 @@ double velocityStep(const Model& model) {
 
 RobotDescription example(const std::string& stem) {
   return loadRobot(std::filesystem::path(TENDRIL_EXAMPLES_DIR) / (stem + ".json"));
+}
+
+RobotDescription lvpTable4Chain(const LvpQuadratureDesc& rule, bool tendons) {
+  RobotDescription robot;
+  robot.name = "lvp_table4_chain";
+  for (int i = 0; i < 3; ++i) {
+    LinkDesc link;
+    link.name = "body" + std::to_string(i);
+    link.parent = i == 0 ? "world" : "body" + std::to_string(i - 1);
+    LvpBodyDesc body;
+    body.quadrature = rule;
+    link.body = body;
+    robot.links.push_back(link);
+    for (int k = 0; tendons && k < 3; ++k) {
+      const double angle = 2.0 * std::numbers::pi * (k + i / 3.0) / 3.0;
+      robot.lvp_tendons.push_back({link.name + "_tendon" + std::to_string(k),
+                                   {{link.name, LvpAnchorDesc::End::Base, angle},
+                                    {link.name, LvpAnchorDesc::End::Tip, angle}},
+                                   TimeFunction::constant(1.0)});
+    }
+  }
+  return robot;
 }
 
 RobotDescription uniformRod(double length, double radius, const StrainBasisDesc& basis,

@@ -12,6 +12,12 @@
 
 namespace tendril::test {
 
+/// \brief Three LVP bodies of the seed paper's Simulation 1 in series (Table 4 primitives, the body
+///        defaults L = 0.1 m, R = 0.02 m), each on a fixed joint below the previous one: 24
+///        coordinates, each body integrated by \p rule. With \p tendons, nine of 1 N as in
+///        Simulation 1: three per body from its base to its tip, 120 degrees apart.
+RobotDescription lvpTable4Chain(const LvpQuadratureDesc& rule, bool tendons = false);
+
 /// \brief A bundled example by file stem, e.g. "hybrid_serial_robot".
 RobotDescription example(const std::string& stem);
 

@@ -326,25 +326,10 @@ TEST(LvpDynamics, ExampleRoundTripsAndRunsOnTheAgnosticFamilyOnly) {
   EXPECT_THROW(massMatrix(model, data, zero), std::invalid_argument);
 }
 
-// Quadrature convergence on three Table 4 bodies in series (the helicoid's 24 coordinates,
-// hanging under gravity) at moderately deformed random states: the relative errors of M and of
-// the ID against a fine rule (12 x 6 x 16 points per body) fall as any of the three sizes grows.
-// Prints the table that docs/PERFORMANCE.md quotes (the default rule's row).
-RobotDescription table4Chain(const LvpQuadratureDesc& rule) {
-  RobotDescription robot;
-  robot.name = "table4_chain";
-  for (int i = 0; i < 3; ++i) {
-    LinkDesc link;
-    link.name = "body" + std::to_string(i);
-    link.parent = i == 0 ? "world" : "body" + std::to_string(i - 1);
-    LvpBodyDesc body;
-    body.quadrature = rule;
-    link.body = body;
-    robot.links.push_back(link);
-  }
-  return robot;
-}
-
+// Quadrature convergence on three Table 4 bodies in series (test::lvpTable4Chain, hanging under
+// gravity) at moderately deformed random states: the relative errors of M and of the ID against a
+// fine rule (12 x 6 x 16 points per body) fall as any of the three sizes grows. Prints the table
+// that docs/theory/lvp.md §4 quotes.
 struct QuadratureError {
   double M = 0.0, id = 0.0;
 };
@@ -352,7 +337,7 @@ struct QuadratureError {
 QuadratureError quadratureError(
     const LvpQuadratureDesc& rule, const std::vector<test::State>& states,
     const std::vector<std::pair<Eigen::MatrixXd, Eigen::VectorXd>>& fine) {
-  const Model model = buildModel(table4Chain(rule));
+  const Model model = buildModel(test::lvpTable4Chain(rule));
   Data data(model);
   QuadratureError worst;
   for (std::size_t i = 0; i < states.size(); ++i) {
@@ -364,7 +349,7 @@ QuadratureError quadratureError(
 }
 
 TEST(LvpDynamics, QuadratureConvergesTowardAFineRule) {
-  const Model fine_model = buildModel(table4Chain({12, 6, 16}));
+  const Model fine_model = buildModel(test::lvpTable4Chain({12, 6, 16}));
   Data fine_data(fine_model);
   std::vector<test::State> states;
   std::vector<std::pair<Eigen::MatrixXd, Eigen::VectorXd>> fine;
