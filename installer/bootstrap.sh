@@ -87,6 +87,38 @@ run_app() {
   "$BUILD_DIR/app/tendril-cli" simulate "$DEFAULT_EXAMPLE" --t-end 1 --quiet
 }
 
+# the long fixed-step integrations and the long tight-tolerance BDF/IDA runs are ~40x slower under
+# the sanitizers and repeat code that shorter tests cover: they run in the Release suite; every other
+# engine test (BDF/CVODE and IDA included) runs here too
+readonly SANITIZED_EXCLUSIONS="SimulationTest.IntegratorsAgreeOnTheHybridRobot:*UndampedEnergyTest.*:\
+*DampedEnergyTest.*/newmark:*DampedEnergyTest.*/rk4:*DampedEnergyTest.*/impliciteuler:\
+*FamilyAgreement.FixedStepRunsAgree/*:SimulationTest.TighterTolerancesGiveMoreAccurateTipsOnADampedCable:\
+SimulationTest.EveryExampleHoldsATightTolerance:\
+IdaTest.AgreesWithBdfWithinTheTolerance:IdaTest.AnalyticAndFiniteDifferenceJacobiansGiveTheSameRun:\
+ConstrainedSimulationTest.FinRayBdfRestartsAfterAStepSizeCollapseAndCompletes:\
+ConstrainedSimulationTest.FinRayBdfAtThePaperTolerancesGetsPastTheOldFailure"
+
+# one shard of the engine tests per core (gtest's own sharding); a failing shard prints its log
+run_sanitized_engine_tests() {
+  local shards="$JOBS" status=0 i
+  local pids=()
+  for ((i = 0; i < shards; i++)); do
+    ASAN_OPTIONS=detect_leaks=1 GTEST_TOTAL_SHARDS="$shards" GTEST_SHARD_INDEX="$i" \
+      "$ASAN_BUILD_DIR/tests/tendril_core_tests" --gtest_brief=1 --gtest_filter="-$SANITIZED_EXCLUSIONS" \
+      >"$ASAN_BUILD_DIR/engine-tests-shard-$i.log" 2>&1 &
+    pids+=("$!")
+  done
+  for i in "${!pids[@]}"; do
+    if wait "${pids[$i]}"; then
+      tail -n 2 "$ASAN_BUILD_DIR/engine-tests-shard-$i.log"
+    else
+      status=1
+      cat "$ASAN_BUILD_DIR/engine-tests-shard-$i.log"
+    fi
+  done
+  return $status
+}
+
 run_tests() {
   # the engine's tests once more under AddressSanitizer + UBSan (the broken-model corpus above all)
   say "building the engine tests with AddressSanitizer in $ASAN_BUILD_DIR"
@@ -96,12 +128,7 @@ run_tests() {
   cmake --build "$ASAN_BUILD_DIR" -j "$JOBS" --target tendril_core_tests
   say "running the test suite (GUI tests under Xvfb)"
   local status=0
-  # the long fixed-step integrations and the long tight-tolerance IDA/BDF comparisons run ~40x
-  # slower under the sanitizers: they run in the Release suite below; every other engine test
-  # (BDF/CVODE and IDA included) runs here too
-  ASAN_OPTIONS=detect_leaks=1 "$ASAN_BUILD_DIR/tests/tendril_core_tests" --gtest_brief=1 \
-    --gtest_filter="-SimulationTest.IntegratorsAgreeOnTheHybridRobot:*UndampedEnergyTest.*:*DampedEnergyTest.*/newmark:*DampedEnergyTest.*/rk4:*DampedEnergyTest.*/impliciteuler:IdaTest.AgreesWithBdfWithinTheTolerance:IdaTest.AnalyticAndFiniteDifferenceJacobiansGiveTheSameRun:ConstrainedSimulationTest.FinRayBdfRestartsAfterAStepSizeCollapseAndCompletes" \
-    || status=$?
+  run_sanitized_engine_tests || status=$?
   xvfb-run -a -s "-screen 0 1280x800x24" \
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600 || status=$?
   return $status
