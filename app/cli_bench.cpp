@@ -166,7 +166,10 @@ int runBench(const Args& args) {
   if (!agnosticFamilyUnsupported(model)) {
     agnostic = std::make_unique<DynamicsSystem>(model, makeJacobian(JacobianKind::Analytic),
                                                 DynamicsFamily::ModelAgnostic);
-    cases.emplace_back("model-agnostic forward dynamics (MID + Cholesky)",
+    // with controllers, the closed loop: the laws, then a MID pass unless a PFBL formed M there
+    cases.emplace_back(model.controllers.empty()
+                           ? "model-agnostic forward dynamics (MID + Cholesky)"
+                           : "model-agnostic forward dynamics, closed loop (controllers + FD)",
                        [&] { agnostic->acceleration(t, q, v); });
     cases.emplace_back("model-agnostic FD Jacobian (central differences)",
                        [&] { agnostic->jacobian(t, q, v, dq, dv); });

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/algorithm/actuation.hpp"
+#include "core/algorithm/lvp_actuation.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 
 namespace tendril {
@@ -22,23 +23,67 @@ ControllerWorkspace::ControllerWorkspace(const Model& model, const CompiledContr
       Minv_n(model.nv),
       gradient(model.nv),
       mass_factor(model.nv),
-      gain_factor(static_cast<Eigen::Index>(controller.inputs.size())) {}
+      gain_factor(static_cast<Eigen::Index>(controller.inputs.size())) {
+  using Kind = ControlledVariableDesc::Kind;
+  for (const CompiledController::Variable& variable : controller.variables)
+    tendon_outputs = tendon_outputs || variable.kind == Kind::TendonLength;
+  uses_tendons = tendon_outputs;
+  for (const CompiledController::Input& input : controller.inputs)
+    uses_tendons = uses_tendons || input.kind == CompiledController::Input::Kind::LvpTendon;
+  if (!uses_tendons) return;
+  const auto tendons = static_cast<Eigen::Index>(model.lvp_tendons.size());
+  tendon_lengths.resize(tendons);
+  tendon_lengths_shifted.resize(tendons);
+  tendon_curvatures.resize(tendons);
+  q_shifted.resize(model.nq);
+  tendon_gradients.resize(model.nv, tendons);
+  tendon_gradients_plus.resize(model.nv, tendons);
+  tendon_gradients_minus.resize(model.nv, tendons);
+}
 
 namespace {
 
-// the generalised force of each input at unit value: B's columns
+// the generalised force of each input at unit value: B's columns (a tendon's from the gradients
+// controlledVariables() left at q)
 void inputColumns(const Model& model, const CompiledController& controller, ControllerWorkspace& w,
                   const Eigen::Ref<const Eigen::VectorXd>& q) {
   w.B.setZero();
   for (std::size_t k = 0; k < controller.inputs.size(); ++k) {
     const CompiledController::Input& input = controller.inputs[k];
     const auto column = static_cast<Eigen::Index>(k);
-    if (input.cable) {
-      addCableForces(model.cables[input.index], q, 1.0, w.B.col(column));
-    } else {
-      w.B(model.joint_inputs[input.index].coordinate, column) = 1.0;
+    switch (input.kind) {
+      case CompiledController::Input::Kind::Cable:
+        addCableForces(model.cables[input.index], q, 1.0, w.B.col(column));
+        break;
+      case CompiledController::Input::Kind::LvpTendon:
+        w.B.col(column) = -w.tendon_gradients.col(input.index);
+        break;
+      case CompiledController::Input::Kind::JointInput:
+        w.B(model.joint_inputs[input.index].coordinate, column) = 1.0;
+        break;
     }
   }
+}
+
+// J-dot v of the LVP tendons' lengths: d/ds (dl/dq(q + s v)) v at s = 0, a central difference
+// with s |v|_inf = 1e-5 (truncation ~1e-11 relative, rounding ~1e-11: the bodies have no second
+// derivative of their points to give it exactly); into w.tendon_curvatures
+void tendonLengthCurvatures(const Model& model, Data& data, ControllerWorkspace& w,
+                            const Eigen::Ref<const Eigen::VectorXd>& q,
+                            const Eigen::Ref<const Eigen::VectorXd>& v) {
+  const double speed = v.lpNorm<Eigen::Infinity>();
+  if (!(speed > 0.0)) {
+    w.tendon_curvatures.setZero();
+    return;
+  }
+  const double s = 1e-5 / speed;
+  w.q_shifted = q + s * v;
+  lvpTendonLengths(model, data, w.q_shifted, w.tendon_lengths_shifted, w.tendon_gradients_plus);
+  w.q_shifted = q - s * v;
+  lvpTendonLengths(model, data, w.q_shifted, w.tendon_lengths_shifted, w.tendon_gradients_minus);
+  w.tendon_gradients_plus -= w.tendon_gradients_minus;
+  w.tendon_curvatures.noalias() = w.tendon_gradients_plus.transpose() * v;
+  w.tendon_curvatures /= 2.0 * s;
 }
 
 // K_P e + K_D e' (+ y_d'' when with_acceleration) per variable, into w.command
@@ -63,37 +108,57 @@ void saturate(const CompiledController& controller, Eigen::Ref<Eigen::VectorXd> 
 
 }  // namespace
 
-void controlledVariables(const Model& model, const CompiledController& controller,
+void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
+                         const Eigen::Ref<const Eigen::VectorXd>& q) {
+  if (w.uses_tendons) lvpTendonLengths(model, data, q, w.tendon_lengths, w.tendon_gradients);
+}
+
+void controlledVariables(const Model& model, Data& data, const CompiledController& controller,
                          ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v, bool with_jacobian) {
+  if (w.tendon_outputs && with_jacobian) tendonLengthCurvatures(model, data, w, q, v);
+  controllerTendonsAt(model, data, w, q);
   for (std::size_t k = 0; k < controller.variables.size(); ++k) {
     const CompiledController::Variable& variable = controller.variables[k];
     const auto i = static_cast<Eigen::Index>(k);
-    if (!variable.cable_length) {
-      w.y(i) = q(variable.index);
-      w.y_rate(i) = v(variable.index);
-      w.y_curvature(i) = 0.0;
-      if (with_jacobian) {
-        w.J.row(i).setZero();
-        w.J(i, variable.index) = 1.0;
+    switch (variable.kind) {
+      case ControlledVariableDesc::Kind::Coordinate:
+        w.y(i) = q(variable.index);
+        w.y_rate(i) = v(variable.index);
+        w.y_curvature(i) = 0.0;
+        if (with_jacobian) {
+          w.J.row(i).setZero();
+          w.J(i, variable.index) = 1.0;
+        }
+        break;
+      case ControlledVariableDesc::Kind::CableLength: {
+        const CompiledCable& cable = model.cables[variable.index];
+        w.y(i) = cableLength(cable, q);
+        w.y_curvature(i) = cableLengthCurvature(cable, q, v);
+        // dl/dq is minus the cable's force at unit tension
+        w.gradient.setZero();
+        addCableForces(cable, q, -1.0, w.gradient);
+        w.y_rate(i) = w.gradient.dot(v);
+        if (with_jacobian) w.J.row(i) = w.gradient.transpose();
+        break;
       }
-      continue;
+      case ControlledVariableDesc::Kind::TendonLength: {
+        const auto gradient = w.tendon_gradients.col(variable.index);
+        w.y(i) = w.tendon_lengths(variable.index);
+        w.y_rate(i) = gradient.dot(v);
+        w.y_curvature(i) = with_jacobian ? w.tendon_curvatures(variable.index) : 0.0;
+        if (with_jacobian) w.J.row(i) = gradient.transpose();
+        break;
+      }
     }
-    const CompiledCable& cable = model.cables[variable.index];
-    w.y(i) = cableLength(cable, q);
-    w.y_curvature(i) = cableLengthCurvature(cable, q, v);
-    // dl/dq is minus the cable's force at unit tension
-    w.gradient.setZero();
-    addCableForces(cable, q, -1.0, w.gradient);
-    w.y_rate(i) = w.gradient.dot(v);
-    if (with_jacobian) w.J.row(i) = w.gradient.transpose();
   }
 }
 
 void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
                       ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> u) {
-  controlledVariables(model, controller, w, q, v, true);
+  w.has_model_terms = false;
+  controlledVariables(model, data, controller, w, q, v, true);
   inputColumns(model, controller, w, q);
   switch (controller.type) {
     case ControllerDesc::Type::PdGravityCompensation: {
@@ -128,6 +193,7 @@ void controllerInputs(const Model& model, Data& data, const CompiledController& 
       w.command -= w.y_curvature;
       w.command.noalias() += w.J * w.Minv_n;
       w.gain.noalias() = w.J * w.Minv_B;
+      w.has_model_terms = w.mass_factor.info() == Eigen::Success;
       break;
     }
   }
@@ -137,16 +203,22 @@ void controllerInputs(const Model& model, Data& data, const CompiledController& 
 }
 
 void addControllerForces(const Model& model, const CompiledController& controller,
-                         const Eigen::Ref<const Eigen::VectorXd>& q,
+                         const ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& u,
                          Eigen::Ref<Eigen::VectorXd> tau) {
   for (std::size_t k = 0; k < controller.inputs.size(); ++k) {
     const CompiledController::Input& input = controller.inputs[k];
     const double value = u(static_cast<Eigen::Index>(k));
-    if (input.cable) {
-      addCableForces(model.cables[input.index], q, value, tau);
-    } else {
-      tau(model.joint_inputs[input.index].coordinate) += value;
+    switch (input.kind) {
+      case CompiledController::Input::Kind::Cable:
+        addCableForces(model.cables[input.index], q, value, tau);
+        break;
+      case CompiledController::Input::Kind::LvpTendon:
+        tau -= value * w.tendon_gradients.col(input.index);
+        break;
+      case CompiledController::Input::Kind::JointInput:
+        tau(model.joint_inputs[input.index].coordinate) += value;
+        break;
     }
   }
 }

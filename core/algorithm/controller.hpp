@@ -8,7 +8,8 @@
 //   collocated_pfbl          u = (J M^-1 B)^-1 (a - J-dot v + J M^-1 n(q, v, t)),
 //                            a = y_d'' + K_D e' + K_P e
 //
-// with e = y_d - y, e' = y_d' - y'. n, and M for the PFBL, come from one model-agnostic call
+// with e = y_d - y, e' = y_d' - y'. y is a coordinate, a cable's length or an LVP tendon's length.
+// n, and M for the PFBL, come from one model-agnostic call
 // (modelAgnosticID / modelAgnosticMID): the controller's model of the plant leaves out point,
 // contact and fluid loads, as those recursions do.
 
@@ -34,27 +35,46 @@ struct ControllerWorkspace {
   Eigen::VectorXd zero, a_full, n, Minv_n, gradient;  ///< nv
   Eigen::LLT<Eigen::MatrixXd> mass_factor;
   Eigen::PartialPivLU<Eigen::MatrixXd> gain_factor;
+  /// the controller reads or writes LVP tendons (lengths or tensions), and reads their lengths
+  bool uses_tendons = false, tendon_outputs = false;
+  /// every LVP tendon's length at q, its dl/dq (nv x tendons) and J-dot v (tendon_curvatures);
+  /// scratch for the lengths and dl/dq at q -+ s v
+  Eigen::VectorXd tendon_lengths, tendon_curvatures, tendon_lengths_shifted, q_shifted;
+  Eigen::MatrixXd tendon_gradients, tendon_gradients_plus, tendon_gradients_minus;
+  /// M (factored in mass_factor) and n = ID(q, v, 0, t) of the last controllerInputs() are at its
+  /// (t, q, v): a PFBL evaluated them there (the forward dynamics may reuse them)
+  bool has_model_terms = false;
 };
 
 /// \brief The controlled variables at (q, v): y, y' = J v and J-dot v into the workspace, and J
 ///        when with_jacobian. A coordinate: y = q_i; a cable length: y = l(q), J = dl/dq
-///        (cableLengthCurvature() gives J-dot v).
-void controlledVariables(const Model& model, const CompiledController& controller,
+///        (cableLengthCurvature() gives J-dot v); an LVP tendon's length: y = l(q), J = dl/dq
+///        (lvpTendonLengths() in data's model-agnostic workspace) and, when with_jacobian,
+///        J-dot v = d/ds (dl/dq(q + s v)) v by a central difference (docs/theory/controllers.md
+///        §1).
+void controlledVariables(const Model& model, Data& data, const CompiledController& controller,
                          ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v, bool with_jacobian);
 
-/// \brief The inputs the controller writes at (t, q, v), saturated to their limits (cables never
-///        below 0): u (dim controller.inputs). Uses data's model-agnostic workspace (give it a
-///        Data of its own when the caller's holds a state it still needs). Allocation-free. A
-///        singular input map gives non-finite inputs (the run then stops as diverged).
+/// \brief The LVP tendons' lengths and dl/dq at q into w (what addControllerForces() needs for a
+///        tendon input when the inputs were not evaluated at this q). Nothing without tendons.
+void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
+                         const Eigen::Ref<const Eigen::VectorXd>& q);
+
+/// \brief The inputs the controller writes at (t, q, v), saturated to their limits (cables and
+///        tendons never below 0): u (dim controller.inputs). Uses data's model-agnostic workspace
+///        (give it a Data of its own when the caller's holds a state it still needs).
+///        Allocation-free. A singular input map gives non-finite inputs (the run then stops as
+///        diverged).
 void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
                       ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> u);
 
 /// \brief tau += B(q) u for the controller's inputs (joint inputs on their coordinates, cables
-///        -T dl/dq).
+///        -T dl/dq, LVP tendons -T dl/dq from w.tendon_gradients, which must be at q:
+///        controllerInputs() or controllerTendonsAt() at q leave them there).
 void addControllerForces(const Model& model, const CompiledController& controller,
-                         const Eigen::Ref<const Eigen::VectorXd>& q,
+                         const ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& u,
                          Eigen::Ref<Eigen::VectorXd> tau);
 

@@ -22,8 +22,6 @@ std::optional<std::string> agnosticFamilyUnsupported(const Model& model) {
   if (model.has_added_mass) return refuse("added mass (fluid)");
   if (!model.closed_chains.empty()) return refuse("closed chains (/closed_chains)");
   if (!model.prescribed.empty()) return refuse("position inputs (prescribed coordinates)");
-  // its acceleration takes the inputs' time functions inside its own pass
-  if (!model.controllers.empty()) return refuse("controllers (/controllers)");
   return std::nullopt;
 }
 

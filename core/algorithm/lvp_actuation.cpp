@@ -178,13 +178,26 @@ double lvpTendonLength(const Model& model, Data& data, int tendon,
                       q, gradient);
 }
 
+void lvpTendonLengths(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      Eigen::Ref<Eigen::VectorXd> lengths, Eigen::Ref<Eigen::MatrixXd> gradients) {
+  evaluateAtRest(model, data, q);
+  ModelAgnosticWorkspace& w = data.agnostic;
+  for (std::size_t i = 0; i < model.lvp_tendons.size(); ++i) {
+    const auto column = static_cast<Eigen::Index>(i);
+    lengths(column) = tendonLength(model, w, model.lvp_tendons[i], q, &w.tendon_gradient);
+    gradients.col(column) = w.tendon_gradient;
+  }
+}
+
 void addLvpActuationForces(const Model& model, Data& data,
                            const Eigen::Ref<const Eigen::VectorXd>& q, double t,
                            Eigen::Ref<Eigen::VectorXd> tau) {
   ModelAgnosticWorkspace& w = data.agnostic;
   worldDistalFrames(w);
-  for (std::size_t i = 0; i < model.lvp_tendons.size(); ++i)
-    w.lvp_inputs(static_cast<Eigen::Index>(i)) = model.lvp_tendons[i].tension(t);
+  for (std::size_t i = 0; i < model.lvp_tendons.size(); ++i) {
+    const CompiledLvpTendon& tendon = model.lvp_tendons[i];
+    w.lvp_inputs(static_cast<Eigen::Index>(i)) = tendon.controlled ? 0.0 : tendon.tension(t);
+  }
   const auto tendons = static_cast<Eigen::Index>(model.lvp_tendons.size());
   for (std::size_t i = 0; i < model.cavity_pressures.size(); ++i)
     w.lvp_inputs(tendons + static_cast<Eigen::Index>(i)) = model.cavity_pressures[i].pressure(t);

@@ -39,6 +39,12 @@ double lvpTendonLength(const Model& model, Data& data, int tendon,
                        const Eigen::Ref<const Eigen::VectorXd>& q,
                        Eigen::VectorXd* gradient = nullptr);
 
+/// \brief The lengths [m] of every LVP tendon at q and their dl/dq (column i for tendon i, nv x
+///        tendons), from one evaluation of the bodies at (q, 0) in data.agnostic.
+///        Allocation-free.
+void lvpTendonLengths(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      Eigen::Ref<Eigen::VectorXd> lengths, Eigen::Ref<Eigen::MatrixXd> gradients);
+
 /// \brief tau += the LVP tendons' and cavity pressures' generalised forces at time t, with the
 ///        bodies' evaluations already at q in data.agnostic (as after the model-agnostic passes:
 ///        the distal frames and joint Jacobians do not depend on v).

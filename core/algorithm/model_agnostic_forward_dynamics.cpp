@@ -23,6 +23,23 @@ const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& da
   return data.qdd;
 }
 
+const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& data,
+                                                    const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                    const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                    const Eigen::Ref<const Eigen::VectorXd>& tau,
+                                                    double t) {
+  data.qdd.setZero();
+  const Eigen::VectorXd& bias = modelAgnosticMID(model, data, q, v, data.qdd, t);
+  data.qdd = tau - bias;
+  data.M = data.agnostic.M;
+  if (!factorMassMatrix(model, data)) {
+    data.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return data.qdd;
+  }
+  solveMassMatrix(data, data.qdd);
+  return data.qdd;
+}
+
 const Eigen::MatrixXd& modelAgnosticMassMatrix(const Model& model, Data& data,
                                                const Eigen::Ref<const Eigen::VectorXd>& q) {
   data.qdd.setZero();

@@ -20,6 +20,14 @@ const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& da
                                                     const Eigen::Ref<const Eigen::VectorXd>& v,
                                                     double t);
 
+/// \brief The same with a further generalised force \p tau on the right (what the controllers
+///        write, which the ID leaves out): qdd = M^-1 (tau - ID(q, v, 0, t)). Allocation-free.
+const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& data,
+                                                    const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                    const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                    const Eigen::Ref<const Eigen::VectorXd>& tau,
+                                                    double t);
+
 /// \brief The mass matrix of the model-agnostic family, M(q) from modelAgnosticMIID(q, 0, 0),
 ///        copied into data.M (not factored). Allocation-free.
 const Eigen::MatrixXd& modelAgnosticMassMatrix(const Model& model, Data& data,

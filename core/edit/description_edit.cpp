@@ -947,7 +947,7 @@ namespace {
 void dropOrphanControllers(Json& json) {
   if (!json.contains("controllers")) return;
   std::set<std::string> inputs, links;
-  for (const char* key : {"joint_inputs", "cables"}) {
+  for (const char* key : {"joint_inputs", "cables", "lvp_tendons"}) {
     if (!json.contains(key)) continue;
     for (const Json& item : json[key]) {
       if (item.contains("name")) inputs.insert(item["name"].get<std::string>());
@@ -957,6 +957,8 @@ void dropOrphanControllers(Json& json) {
   const auto kept_variable = [&](const Json& variable) {
     if (variable.contains("cable_length"))
       return inputs.count(variable["cable_length"].get<std::string>()) > 0;
+    if (variable.contains("tendon_length"))
+      return inputs.count(variable["tendon_length"].get<std::string>()) > 0;
     const std::string name = variable.contains("coordinate")
                                  ? variable["coordinate"].get<std::string>()
                                  : variable.value("link", std::string());

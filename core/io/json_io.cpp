@@ -668,24 +668,27 @@ const std::map<ControllerDesc::Type, std::string> kControllerTypeNames = {
     {ControllerDesc::Type::CollocatedPfbl, "collocated_pfbl"}};
 
 // {"coordinate": name} | {"link": name, "dof": k} (the joint's coordinate, "link/joint/k") |
-// {"cable_length": name}, each with its "setpoint"
+// {"cable_length": name} | {"tendon_length": name} (an LVP tendon), each with its "setpoint"
 ControlledVariableDesc readControlledVariable(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   ControlledVariableDesc variable;
   const bool coordinate = in.has("coordinate"), joint = in.has("link"),
-             cable = in.has("cable_length");
-  if (coordinate + joint + cable != 1) {
+             cable = in.has("cable_length"), tendon = in.has("tendon_length");
+  if (coordinate + joint + cable + tendon != 1) {
     ObjectReader::fail(pointer,
                        "a controlled variable needs exactly one of \"coordinate\", \"link\" (with "
-                       "\"dof\") or \"cable_length\"");
+                       "\"dof\"), \"cable_length\" or \"tendon_length\"");
   }
   if (coordinate) {
     variable.name = in.string("coordinate");
   } else if (joint) {
     variable.name = in.string("link") + "/joint/" + std::to_string(in.integer("dof", 0));
-  } else {
+  } else if (cable) {
     variable.kind = ControlledVariableDesc::Kind::CableLength;
     variable.name = in.string("cable_length");
+  } else {
+    variable.kind = ControlledVariableDesc::Kind::TendonLength;
+    variable.name = in.string("tendon_length");
   }
   variable.setpoint = readTimeFunction(in.required("setpoint"), in.at("setpoint"));
   in.rejectUnknownKeys();
@@ -1110,8 +1113,10 @@ Json writeJointInput(const JointInputDesc& input) {
 Json writeController(const ControllerDesc& controller) {
   Json controlled = Json::array();
   for (const ControlledVariableDesc& variable : controller.controlled) {
-    const char* key =
-        variable.kind == ControlledVariableDesc::Kind::CableLength ? "cable_length" : "coordinate";
+    const char* key = variable.kind == ControlledVariableDesc::Kind::CableLength ? "cable_length"
+                      : variable.kind == ControlledVariableDesc::Kind::TendonLength
+                          ? "tendon_length"
+                          : "coordinate";
     controlled.push_back(
         Json{{key, variable.name}, {"setpoint", writeTimeFunction(variable.setpoint)}});
   }

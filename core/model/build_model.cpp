@@ -435,18 +435,20 @@ class ModelBuilder {
     const auto n = static_cast<Eigen::Index>(desc.controlled.size());
     for (Eigen::Index k = 0; k < n; ++k) {
       const ControlledVariableDesc& variable = desc.controlled[k];
-      CompiledController::Variable v{false, 0, variable.setpoint, variable.name};
+      CompiledController::Variable v{variable.kind, 0, variable.setpoint, variable.name};
+      const std::string variable_at = at + "/controlled/" + std::to_string(k);
       if (variable.kind == ControlledVariableDesc::Kind::CableLength) {
-        v.cable_length = true;
         v.index = cableIndex(variable.name);
         v.label = variable.name + " length";
+      } else if (variable.kind == ControlledVariableDesc::Kind::TendonLength) {
+        v.index = lvpTendonIndex(variable.name);
+        v.label = variable.name + " length";
       } else {
-        const std::string variable_at = at + "/controlled/" + std::to_string(k);
         v.index = coordinateIndex(variable.name, variable_at);
-        for (const CompiledController::Variable& earlier : compiled.variables) {
-          if (!earlier.cable_length && earlier.index == v.index)
-            throw ParseError(variable_at, "coordinate \"" + variable.name + "\" is listed twice");
-        }
+      }
+      for (const CompiledController::Variable& earlier : compiled.variables) {
+        if (earlier.kind == v.kind && earlier.index == v.index)
+          throw ParseError(variable_at, "\"" + variable.name + "\" is listed twice");
       }
       compiled.variables.push_back(v);
     }
@@ -461,12 +463,16 @@ class ModelBuilder {
       in.name = input.name;
       in.min = input.min.value_or(-std::numeric_limits<double>::infinity());
       in.max = input.max.value_or(std::numeric_limits<double>::infinity());
-      const int cable = cableIndex(input.name);
-      if (cable >= 0) {
-        in.cable = true;
+      if (const int cable = cableIndex(input.name); cable >= 0) {
+        in.kind = CompiledController::Input::Kind::Cable;
         in.index = cable;
         in.min = std::max(in.min, 0.0);  // tendons only pull
         model_.cables[cable].controlled = true;
+      } else if (const int tendon = lvpTendonIndex(input.name); tendon >= 0) {
+        in.kind = CompiledController::Input::Kind::LvpTendon;
+        in.index = tendon;
+        in.min = std::max(in.min, 0.0);
+        model_.lvp_tendons[tendon].controlled = true;
       } else {
         in.index = forceInputIndex(input.name);
         model_.joint_inputs[in.index].controlled = true;
@@ -480,6 +486,13 @@ class ModelBuilder {
     compiled.kp = gains(desc.kp);
     compiled.kd = gains(desc.kd);
     model_.controllers.push_back(std::move(compiled));
+  }
+
+  int lvpTendonIndex(const std::string& name) const {
+    for (std::size_t c = 0; c < robot_.lvp_tendons.size(); ++c) {
+      if (robot_.lvp_tendons[c].name == name) return static_cast<int>(c);
+    }
+    return -1;
   }
 
   int cableIndex(const std::string& name) const {
@@ -522,7 +535,7 @@ class ModelBuilder {
 
   void compileInputsAndLoads() {
     for (const LvpTendonDesc& tendon : robot_.lvp_tendons) {
-      CompiledLvpTendon compiled{tendon.name, tendon.tension, {}};
+      CompiledLvpTendon compiled{tendon.name, tendon.tension, false, {}};
       for (const LvpAnchorDesc& anchor : tendon.anchors) {
         const int link = linkIndex(anchor.link);
         const LvpBodyDesc& body = robot_.links[static_cast<std::size_t>(link)].lvp();

@@ -291,18 +291,19 @@ struct EnvironmentDesc {
 };
 
 /// \brief A variable a controller drives to its set-point: a coordinate (one of the names of
-///        Model::coordinate_names, e.g. "arm/joint/0" or "rod/div0/bend_y/0") or the length of a
-///        cable (collocated with the cable's tension).
+///        Model::coordinate_names, e.g. "arm/joint/0" or "rod/div0/bend_y/0"), the length of a
+///        cable (collocated with the cable's tension) or of an LVP tendon (with its tension).
 struct ControlledVariableDesc {
-  enum class Kind { Coordinate, CableLength };
+  enum class Kind { Coordinate, CableLength, TendonLength };
   Kind kind = Kind::Coordinate;
-  std::string name;       ///< the coordinate's name, or the cable's name
+  std::string name;       ///< the coordinate's name, or the cable's or LVP tendon's name
   TimeFunction setpoint;  ///< the desired value over time [rad, m]
   bool operator==(const ControlledVariableDesc&) const = default;
 };
 
-/// \brief An input a controller writes: a force-mode joint input or a cable, by name, with its
-///        saturation. A cable never pushes: its tension is at least max(min, 0).
+/// \brief An input a controller writes: a force-mode joint input, a cable or an LVP tendon, by
+///        name, with its saturation. A cable or tendon never pushes: its tension is at least
+///        max(min, 0).
 struct ControllerInputDesc {
   std::string name;
   std::optional<double> min, max;  ///< [N m, N]; absent: unbounded

@@ -174,14 +174,15 @@ struct CompiledController {
   std::string name;
   ControllerDesc::Type type = ControllerDesc::Type::PdGravityCompensation;
   struct Variable {
-    bool cable_length = false;  ///< else a coordinate
-    int index = 0;              ///< the coordinate, or the cable in Model::cables
+    ControlledVariableDesc::Kind kind = ControlledVariableDesc::Kind::Coordinate;
+    int index = 0;  ///< the coordinate, the cable in Model::cables or the tendon in lvp_tendons
     TimeFunction setpoint;
     std::string label;  ///< the coordinate's name, or "<cable> length"
   };
   struct Input {
-    bool cable = false;           ///< else a joint input
-    int index = 0;                ///< in Model::cables or Model::joint_inputs
+    enum class Kind { JointInput, Cable, LvpTendon };
+    Kind kind = Kind::JointInput;
+    int index = 0;                ///< in Model::joint_inputs, Model::cables or Model::lvp_tendons
     double min = 0.0, max = 0.0;  ///< saturation (-inf, +inf when unbounded; a cable's min >= 0)
     std::string name;
   };
@@ -215,6 +216,7 @@ struct CompiledClosedChain {
 struct CompiledLvpTendon {
   std::string name;
   TimeFunction tension;
+  bool controlled = false;  ///< a controller writes its tension (addLvpActuationForces() skips it)
   struct Anchor {
     int link = -1;
     Eigen::Vector3d x = Eigen::Vector3d::Zero();  ///< material point of the undeformed body [m]

@@ -433,7 +433,10 @@ bool isControllableInput(const RobotDescription& robot, const std::string& name,
   for (const CableDesc& cable : robot.cables) {
     if (cable.name == name) return true;
   }
-  why_not = "unknown input \"" + name + "\" (name a joint input or a cable)";
+  for (const LvpTendonDesc& tendon : robot.lvp_tendons) {
+    if (tendon.name == name) return true;
+  }
+  why_not = "unknown input \"" + name + "\" (name a joint input, a cable or an LVP tendon)";
   return false;
 }
 
@@ -456,6 +459,15 @@ std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& 
                                 "\"" + name + "\" also names " + first->second};
     }
   }
+  for (std::size_t i = 0; i < robot.cables.size(); ++i)  // after: cables may share names today
+    named.emplace(robot.cables[i].name, "/cables/" + std::to_string(i) + "/name");
+  for (std::size_t i = 0; i < robot.lvp_tendons.size(); ++i) {
+    const std::string& name = robot.lvp_tendons[i].name;
+    if (const auto first = named.find(name); first != named.end()) {
+      return DescriptionProblem{"/lvp_tendons/" + std::to_string(i) + "/name",
+                                "\"" + name + "\" also names " + first->second};
+    }
+  }
   std::map<std::string, std::string> written_by;  // input name -> pointer of its first writer
   for (std::size_t i = 0; i < robot.controllers.size(); ++i) {
     const ControllerDesc& controller = robot.controllers[i];
@@ -466,17 +478,23 @@ std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& 
     for (std::size_t k = 0; k < n; ++k) {
       const ControlledVariableDesc& variable = controller.controlled[k];
       const std::string variable_at = at + "/controlled/" + std::to_string(k);
-      if (variable.kind != ControlledVariableDesc::Kind::CableLength) continue;
+      if (variable.kind == ControlledVariableDesc::Kind::Coordinate) continue;
+      const bool cable = variable.kind == ControlledVariableDesc::Kind::CableLength;
+      const std::string key = cable ? "/cable_length" : "/tendon_length";
       if (controller.type != ControllerDesc::Type::CollocatedPfbl) {
-        return DescriptionProblem{variable_at + "/cable_length",
+        return DescriptionProblem{variable_at + key,
                                   "only a collocated_pfbl controller drives outputs; this "
                                   "controller type drives coordinates"};
       }
-      const bool known = std::any_of(robot.cables.begin(), robot.cables.end(),
-                                     [&](const CableDesc& c) { return c.name == variable.name; });
+      const bool known =
+          cable ? std::any_of(robot.cables.begin(), robot.cables.end(),
+                              [&](const CableDesc& c) { return c.name == variable.name; })
+                : std::any_of(robot.lvp_tendons.begin(), robot.lvp_tendons.end(),
+                              [&](const LvpTendonDesc& c) { return c.name == variable.name; });
       if (!known) {
-        return DescriptionProblem{variable_at + "/cable_length",
-                                  "unknown cable \"" + variable.name + "\""};
+        return DescriptionProblem{
+            variable_at + key,
+            (cable ? "unknown cable \"" : "unknown LVP tendon \"") + variable.name + "\""};
       }
     }
     if (controller.inputs.size() != n) {

@@ -52,8 +52,17 @@ const Eigen::VectorXd& ControllerLoop::inputsOf(std::size_t c, double t, const E
 
 void ControllerLoop::addForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                Eigen::Ref<Eigen::VectorXd> tau) {
-  for (std::size_t c = 0; c < model_.controllers.size(); ++c)
-    addControllerForces(model_, model_.controllers[c], q, inputsOf(c, t, q, v), tau);
+  model_terms_ = nullptr;
+  for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
+    ControllerWorkspace& w = workspaces_[c];
+    const Eigen::VectorXd& u = inputsOf(c, t, q, v);
+    if (held_[c]) {
+      controllerTendonsAt(model_, data_, w, q);  // the held tensions pull along dl/dq at q
+    } else if (w.has_model_terms && !model_terms_) {
+      model_terms_ = &w;
+    }
+    addControllerForces(model_, model_.controllers[c], w, q, u, tau);
+  }
 }
 
 double ControllerLoop::nextSampleTime(double t) const {
@@ -92,7 +101,7 @@ void ControllerLoop::record(double t, const Eigen::VectorXd& q, const Eigen::Vec
   for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
     const CompiledController& controller = model_.controllers[c];
     const Eigen::VectorXd& u = inputsOf(c, t, q, v);  // leaves y in the workspace
-    if (held_[c]) controlledVariables(model_, controller, workspaces_[c], q, v, false);
+    if (held_[c]) controlledVariables(model_, data_, controller, workspaces_[c], q, v, false);
     const auto n = static_cast<Eigen::Index>(controller.variables.size());
     for (Eigen::Index k = 0; k < n; ++k)
       out.setpoints(at_variable + k) = controller.variables[k].setpoint(t);

@@ -27,6 +27,10 @@ class ControllerLoop {
   ///        sampled controller once sample() has run. Allocation-free.
   void addForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                  Eigen::Ref<Eigen::VectorXd> tau);
+  /// \brief After addForces(t, q, v): the workspace of a controller that evaluated M(q) (factored)
+  ///        and n = ID(q, v, 0, t) at that same state (a PFBL evaluated now, not held), whose
+  ///        forward dynamics then needs no pass of its own; null when none did.
+  const ControllerWorkspace* modelTerms() const { return model_terms_; }
   /// \brief Whether some controller holds its inputs (sample_period > 0).
   bool sampled() const { return sampled_; }
   /// \brief The first sample instant k T (any controller's T) after t, +inf when none.
@@ -46,6 +50,7 @@ class ControllerLoop {
   std::vector<Eigen::VectorXd> inputs_;  // the last evaluated, or held, inputs
   std::vector<bool> held_;               // a sampled controller's inputs are held
   bool sampled_ = false;
+  const ControllerWorkspace* model_terms_ = nullptr;
 };
 
 }  // namespace tendril

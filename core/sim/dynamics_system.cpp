@@ -77,12 +77,32 @@ void DynamicsSystem::inputForces(double t, const Eigen::VectorXd& q, const Eigen
 const Eigen::VectorXd& DynamicsSystem::acceleration(double t, const Eigen::VectorXd& q,
                                                     const Eigen::VectorXd& v) {
   ++evaluations_;
-  if (agnostic()) return modelAgnosticForwardDynamics(model_, data_, q, v, t);
   return forwardAcceleration(t, q, v);
+}
+
+void DynamicsSystem::controllerForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                                      Eigen::Ref<Eigen::VectorXd> tau) {
+  tau.setZero();
+  if (controllers_) controllers_->addForces(t, q, v, tau);
+}
+
+// the closed loop on the model-agnostic family: its ID holds every load but the controllers'
+const Eigen::VectorXd& DynamicsSystem::agnosticAcceleration(double t, const Eigen::VectorXd& q,
+                                                            const Eigen::VectorXd& v) {
+  if (!controllers_) return modelAgnosticForwardDynamics(model_, data_, q, v, t);
+  controllerForces(t, q, v, tau_);
+  // a PFBL has just formed M and n = ID(q, v, 0, t) at this state: no second MID pass
+  if (const ControllerWorkspace* terms = controllers_->modelTerms()) {
+    data_.qdd = tau_ - terms->n;
+    terms->mass_factor.solveInPlace(data_.qdd);
+    return data_.qdd;
+  }
+  return modelAgnosticForwardDynamics(model_, data_, q, v, tau_, t);
 }
 
 const Eigen::VectorXd& DynamicsSystem::forwardAcceleration(double t, const Eigen::VectorXd& q,
                                                            const Eigen::VectorXd& v) {
+  if (agnostic()) return agnosticAcceleration(t, q, v);
   inputForces(t, q, v, tau_);
   if (constrained_)  // closed chains, prescribed coordinates
     return constrainedForwardDynamics(model_, data_, *constrained_, q, v, tau_, t);
@@ -95,7 +115,7 @@ const Eigen::VectorXd& DynamicsSystem::forwardAcceleration(double t, const Eigen
 
 void DynamicsSystem::jacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv) {
-  if (agnostic()) {  // -M^-1 dr at the forward dynamics, r differenced (counted there)
+  if (agnostic() && !controllers_) {  // -M^-1 dr at the forward dynamics, r differenced
     agnostic_qdd_ = modelAgnosticForwardDynamics(model_, data_, q, v, t);
     residualJacobian(t, q, v, agnostic_qdd_, dqdd_dq, dqdd_dv);
     return;
@@ -172,7 +192,11 @@ void gather(const Eigen::MatrixXd& from, const std::vector<int>& rows, const std
 bool DynamicsSystem::forceSpaceJacobian(double t, const Eigen::VectorXd& q,
                                         const Eigen::VectorXd& v, ForceSpaceBlocks& blocks) {
   ++jacobian_evaluations_;
-  inputForces(t, q, v, tau_);
+  if (agnostic()) {  // its ID holds the inputs' time functions
+    controllerForces(t, q, v, tau_);
+  } else {
+    inputForces(t, q, v, tau_);
+  }
   if (!analytic_) return forceSpaceDifferences(t, q, v, blocks);
   if (!constrained_) {
     blocks.dr_dq.resize(model_.nv, model_.nv);
@@ -219,8 +243,9 @@ void DynamicsSystem::baseBlocks(ForceSpaceBlocks& blocks) {
 
 void DynamicsSystem::forceBalanceAt(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                     Eigen::Ref<Eigen::VectorXd> r, Eigen::Ref<Eigen::VectorXd> g) {
-  if (agnostic()) {  // its ID is the whole balance (no constraints on this family)
+  if (agnostic()) {  // its ID is the whole balance but the controllers' (no constraints here)
     r = -modelAgnosticID(model_, data_, q, v, fd_qdd_, t);
+    if (controllers_) controllers_->addForces(t, q, v, r);
     return;
   }
   inputForces(t, q, v, r);
@@ -251,7 +276,7 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
     fd_v_ = cdd.v;
   } else {
     const bool finite = agnostic()
-                            ? modelAgnosticForwardDynamics(model_, data_, q, v, t).allFinite()
+                            ? modelAgnosticForwardDynamics(model_, data_, q, v, tau_, t).allFinite()
                             : forwardDynamics(model_, data_, q, v, tau_, t).allFinite();
     if (!finite) return false;
     fd_qdd_ = data_.qdd;

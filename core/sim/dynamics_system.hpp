@@ -56,9 +56,11 @@ class AnalyticJacobian final : public DynamicsJacobian {
 
 /// \brief Forward dynamics with the model's inputs and loads at time t, and its derivatives, on
 /// one dynamics family (dynamics_family.hpp). On the model-agnostic family the acceleration is
-/// modelAgnosticForwardDynamics() (M and the bias from one MID pass, a Cholesky solve), the
-/// residual modelAgnosticID(), and every Jacobian central differences of that residual (the
-/// DynamicsJacobian given is not used): derivativeSource() says so.
+/// modelAgnosticForwardDynamics() (M and the bias from one MID pass, a Cholesky solve; with a
+/// PFBL controller evaluated at the same state, its M and bias instead), the residual
+/// modelAgnosticID(), and every Jacobian central differences of that residual, or of the
+/// closed-loop acceleration with controllers (the DynamicsJacobian given is not used):
+/// derivativeSource() says so.
 class DynamicsSystem {
  public:
   /// \throw std::invalid_argument when \p family cannot run \p model (resolveFamily())
@@ -166,6 +168,11 @@ class DynamicsSystem {
                    Eigen::Ref<Eigen::VectorXd> tau);
   const Eigen::VectorXd& forwardAcceleration(double t, const Eigen::VectorXd& q,
                                              const Eigen::VectorXd& v);
+  // the controllers' B u alone (zero without), into tau
+  void controllerForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                        Eigen::Ref<Eigen::VectorXd> tau);
+  const Eigen::VectorXd& agnosticAcceleration(double t, const Eigen::VectorXd& q,
+                                              const Eigen::VectorXd& v);
   void differencedJacobian(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                            Eigen::MatrixXd& dqdd_dq, Eigen::MatrixXd& dqdd_dv);
   std::unique_ptr<ControllerLoop> controllers_;

@@ -34,6 +34,16 @@ if(NOT cli_out MATCHES "family: model-agnostic \\(Jacobians: ${label}\\)")
   message(FATAL_ERROR "simulate on the model-agnostic family:\n${cli_out}")
 endif()
 
+# a controlled PCC arm on the model-agnostic family: PFBL on its six tendon lengths reaches the
+# end of its cubic moves (0.3 m to 0.297 m for seg2_t1)
+run_cli(0 simulate ${EXAMPLES}/pcc_controlled_arm.json --family model-agnostic --t-end 3 --dt 0.1
+        --quiet)
+if(NOT cli_out MATCHES "family: model-agnostic" OR
+   NOT cli_out MATCHES "controllers: 1 in the loop" OR
+   NOT cli_out MATCHES "length_tracker: seg2_t1 length: set-point 0.297, value 0.297[ 0]")
+  message(FATAL_ERROR "simulate a controlled PCC arm on the model-agnostic family:\n${cli_out}")
+endif()
+
 run_cli(0 check-derivatives ${EXAMPLES}/pcc_planar_arm.json --family model-agnostic)
 if(NOT cli_out MATCHES "${label}" OR cli_out MATCHES "worst relative mismatch")
   message(FATAL_ERROR "check-derivatives must not report a mismatch it never measured:\n${cli_out}")

@@ -391,6 +391,10 @@ const BrokenCase kBrokenCases[] = {
     BrokenCase{"controller_unknown_cable_length.json", "/controllers/0/controlled/0/cable_length",
                "unknown cable \"tendon\""},
     BrokenCase{"controller_unknown_type.json", "/controllers/0/type", "unknown value \"fuzzy\""},
+    BrokenCase{"controller_unknown_tendon_length.json", "/controllers/0/controlled/0/tendon_length",
+               "unknown LVP tendon \"tendon_y\""},
+    BrokenCase{"controller_cavity_pressure_input.json", "/controllers/0/inputs/0",
+               "unknown input \"chamber\" (name a joint input, a cable or an LVP tendon)"},
     BrokenCase{"missing_file.json", "", "cannot open"}};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BrokenModelTest, ::testing::ValuesIn(kBrokenCases),

@@ -276,21 +276,5 @@ TEST(DynamicsFamily, PositionInputsAreRefusedWithAClearMessage) {
   }
 }
 
-// the agnostic acceleration takes the inputs' time functions inside its pass: a controller would be
-// ignored there, so the family refuses the model
-TEST(DynamicsFamily, ControllersAreRefusedWithAClearMessage) {
-  const Model model = buildModel(exampleRobot("controlled_arm"));
-  ASSERT_FALSE(model.controllers.empty());
-  try {
-    DynamicsSystem system(model, makeJacobian(JacobianKind::Analytic),
-                          DynamicsFamily::ModelAgnostic);
-    FAIL() << "no exception";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("controllers (/controllers)"), std::string::npos)
-        << e.what();
-  }
-  EXPECT_EQ(resolveFamily(model, DynamicsFamily::Auto), DynamicsFamily::Engine);
-}
-
 }  // namespace
 }  // namespace tendril
