@@ -313,9 +313,31 @@ int main(int argc, char** argv) {
           periodicSpline(samples, tensionOf, static_cast<Eigen::Index>(k));
     saveRobot(robot, examples / "helicoid_statics.json");
     std::printf("wrote %s\n", (examples / "helicoid_statics.json").string().c_str());
-    (void)tracking;
-    (void)kTrackingText;
-    (void)lengthOf;
+    if (tracking) {
+      // PFBL on the nine tendon lengths with the paper's gains; the tendons only pull
+      RobotDescription tracked = helicoidDescription();
+      tracked.name = "helicoid_tracking";
+      tracked.description = kTrackingText;
+      ControllerDesc controller;
+      controller.name = "tendon_length_pfbl";
+      controller.type = ControllerDesc::Type::CollocatedPfbl;
+      for (std::size_t k = 0; k < tracked.lvp_tendons.size(); ++k) {
+        ControlledVariableDesc variable;
+        variable.kind = ControlledVariableDesc::Kind::TendonLength;
+        variable.name = tracked.lvp_tendons[k].name;
+        variable.setpoint = periodicSpline(samples, lengthOf, static_cast<Eigen::Index>(k));
+        controller.controlled.push_back(variable);
+        ControllerInputDesc input;
+        input.name = tracked.lvp_tendons[k].name;
+        input.min = 0.0;
+        controller.inputs.push_back(input);
+      }
+      controller.kp = {10.0};
+      controller.kd = {1.0};
+      tracked.controllers.push_back(controller);
+      saveRobot(tracked, examples / "helicoid_tracking.json");
+      std::printf("wrote %s\n", (examples / "helicoid_tracking.json").string().c_str());
+    }
   } catch (const std::exception& error) {
     std::cerr << "helicoid reference: " << error.what() << '\n';
     return 1;
