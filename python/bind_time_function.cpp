@@ -41,7 +41,8 @@ void bindTimeFunction(py::module_& m) {
       "{'type': 'constant', 'value'} | {'type': 'ramp', 'value', 'start' [s], 'duration' [s]} |\n"
       "{'type': 'sine', 'amplitude', 'frequency' [Hz], 'phase' [rad], 'offset'} |\n"
       "{'type': 'cubic', 'from', 'to', 'start' [s], 'duration' [s]} (rest to rest) |\n"
-      "{'type': 'table', 'points': [[t, value], ...]} (piecewise linear, held outside).\n"
+      "{'type': 'table', 'points': [[t, value], ...]} (piecewise linear, held outside;\n"
+      "'interpolation': 'spline' for the C2 cubic spline, natural or with 'end_slopes').\n"
       "Its value is in the unit of what it drives (N for a cable tension).")
       .def(py::init(&fromSpec), py::arg("spec"), "Raises ModelError for an invalid spec.")
       .def(

@@ -540,6 +540,20 @@ TimeFunction readTimeFunction(const Json& json, const std::string& pointer) {
         if (i > 0 && !(f.table[i][0] > f.table[i - 1][0]))
           ObjectReader::fail(at + "/0", "times must increase");
       }
+      static const std::map<TimeFunction::Interpolation, std::string> interpolations = {
+          {TimeFunction::Interpolation::Linear, "linear"},
+          {TimeFunction::Interpolation::Spline, "spline"}};
+      f.interpolation = in.enumeration("interpolation", interpolations,
+                                       std::optional(TimeFunction::Interpolation::Linear));
+      if (in.has("end_slopes")) {
+        if (f.interpolation != TimeFunction::Interpolation::Spline)
+          ObjectReader::fail(in.at("end_slopes"),
+                             "end slopes clamp a spline: set \"interpolation\": \"spline\"");
+        if (f.table.size() < 2)
+          ObjectReader::fail(in.at("end_slopes"), "a clamped spline needs at least 2 points");
+        f.end_slopes = in.numbers<2>("end_slopes", {0.0, 0.0});
+      }
+      if (f.interpolation == TimeFunction::Interpolation::Spline) f.prepareSpline();
       break;
     }
   }
@@ -1030,8 +1044,14 @@ Json writeTimeFunction(const TimeFunction& f) {
                   {"frequency", f.frequency},
                   {"phase", f.phase},
                   {"offset", f.offset}};
-    case TimeFunction::Kind::Table:
-      return Json{{"type", "table"}, {"points", f.table}};
+    case TimeFunction::Kind::Table: {
+      Json json{{"type", "table"}, {"points", f.table}};
+      if (f.interpolation == TimeFunction::Interpolation::Spline) {
+        json["interpolation"] = "spline";
+        if (f.end_slopes) json["end_slopes"] = *f.end_slopes;
+      }
+      return json;
+    }
     case TimeFunction::Kind::Cubic:
       return Json{{"type", "cubic"},
                   {"from", f.initial},

@@ -88,10 +88,25 @@ struct TimeFunction {
   double offset = 0.0;     ///< sine
   std::vector<std::array<double, 2>>
       table;  ///< (t, value) pairs, t increasing; held constant outside
+  /// table: Linear joins the points by straight pieces; Spline by the cubic spline through them
+  /// (C^2: value, slope and acceleration continuous at the points), natural (zero second
+  /// derivative at both ends) or, with end_slopes, clamped to those first derivatives.
+  enum class Interpolation { Linear, Spline };
+  Interpolation interpolation = Interpolation::Linear;
+  std::optional<std::array<double, 2>> end_slopes;  ///< spline: [f'(t_0), f'(t_n)]
+  /// spline: f'' at the points, derived from table and end_slopes by prepareSpline() (the JSON
+  /// reader and spline() call it; evaluating a spline whose moments do not match throws)
+  std::vector<double> spline_moments;
+  /// \brief Computes spline_moments from table and end_slopes (O(n), tridiagonal solve).
+  void prepareSpline();
+  /// \brief A table with spline interpolation through \p points, moments prepared.
+  static TimeFunction spline(std::vector<std::array<double, 2>> points,
+                             std::optional<std::array<double, 2>> end_slopes = std::nullopt);
   double operator()(double t) const;
   /// \brief d^order f / dt^order for order 0, 1, 2. Ramp and table are piecewise linear: their
   ///        first derivative is the slope of the piece holding t (the later piece at a node),
-  ///        their second derivative is 0 (the velocity jumps at the kinks). The cubic
+  ///        their second derivative is 0 (the velocity jumps at the kinks); a spline table has
+  ///        all three continuous (outside its points it is held: derivatives 0). The cubic
   ///        initial + (value - initial) (3 s^2 - 2 s^3), s = (t - t0) / (t1 - t0), starts and ends
   ///        at rest; its acceleration jumps at t0 and t1 (the value on [t0, t1) is returned).
   double derivative(double t, int order) const;

@@ -209,6 +209,43 @@ TEST(JsonIoTest, TimeFunctionsRoundTripOnTheirOwn) {
   }
 }
 
+// the pointer and reason parseTimeFunction() gives for a bad text
+std::pair<std::string, std::string> timeFunctionError(const std::string& text) {
+  try {
+    parseTimeFunction(text);
+  } catch (const ParseError& e) {
+    return {e.pointer(), e.what()};
+  }
+  return {"(no error)", ""};
+}
+
+TEST(JsonIoTest, SplineTablesRoundTripAndBadOnesNameTheirField) {
+  const TimeFunction clamped = parseTimeFunction(
+      R"({"type": "table", "points": [[0, 1], [0.5, 2], [2, 0]], "interpolation": "spline",
+          "end_slopes": [0.5, -1]})");
+  EXPECT_EQ(clamped.interpolation, TimeFunction::Interpolation::Spline);
+  ASSERT_TRUE(clamped.end_slopes.has_value());
+  EXPECT_EQ(clamped.spline_moments.size(), 3u);  // prepared by the reader
+  EXPECT_NEAR(clamped.derivative(1e-12, 1), 0.5, 1e-9);
+  EXPECT_EQ(parseTimeFunction(serializeTimeFunction(clamped)), clamped);
+  const TimeFunction linear = parseTimeFunction(R"({"type": "table", "points": [[0, 1], [1, 2]]})");
+  EXPECT_EQ(linear.interpolation, TimeFunction::Interpolation::Linear);
+  EXPECT_EQ(serializeTimeFunction(linear).find("interpolation"), std::string::npos);
+
+  const auto [bad_kind, kind_reason] = timeFunctionError(
+      R"({"type": "table", "points": [[0, 1], [1, 2]], "interpolation": "akima"})");
+  EXPECT_EQ(bad_kind, "/interpolation");
+  EXPECT_NE(kind_reason.find("linear, spline"), std::string::npos) << kind_reason;
+  const auto [linear_slopes, slopes_reason] =
+      timeFunctionError(R"({"type": "table", "points": [[0, 1], [1, 2]], "end_slopes": [0, 0]})");
+  EXPECT_EQ(linear_slopes, "/end_slopes");
+  EXPECT_NE(slopes_reason.find("spline"), std::string::npos) << slopes_reason;
+  EXPECT_EQ(timeFunctionError(R"({"type": "table", "points": [[0, 1], [1, 2]],
+                                  "interpolation": "spline", "end_slopes": [0]})")
+                .first,
+            "/end_slopes");
+}
+
 TEST(JsonIoTest, ShearModulusAndPoissonRatioAreExclusive) {
   nlohmann::json j =
       nlohmann::json::parse(readText(fs::path(TENDRIL_EXAMPLES_DIR) / "soft_cantilever.json"));

@@ -76,5 +76,75 @@ TEST(TimeFunctionTest, CubicRestToRestMovesFromStartToEndAtRest) {
   }
 }
 
+// p(t) = 2 - t + 0.5 t^2 - 0.3 t^3 and its derivatives
+double cubicValue(double t, int order) {
+  switch (order) {
+    case 0:
+      return 2.0 - t + 0.5 * t * t - 0.3 * t * t * t;
+    case 1:
+      return -1.0 + t - 0.9 * t * t;
+    default:
+      return 1.0 - 1.8 * t;
+  }
+}
+
+TEST(TimeFunctionTest, ClampedSplineReproducesACubicOnUnevenPoints) {
+  const std::vector<double> knots = {-0.5, 0.1, 0.25, 0.9, 1.0, 1.7};
+  std::vector<std::array<double, 2>> points;
+  for (double t : knots) points.push_back({t, cubicValue(t, 0)});
+  const TimeFunction spline = TimeFunction::spline(
+      points, std::array<double, 2>{cubicValue(knots.front(), 1), cubicValue(knots.back(), 1)});
+  for (double t = -0.49; t < 1.7; t += 0.037) {
+    for (int order = 0; order <= 2; ++order) {
+      EXPECT_NEAR(spline.derivative(t, order), cubicValue(t, order), 1e-12)
+          << "t = " << t << ", order " << order;
+    }
+  }
+  // held outside, as every table
+  EXPECT_EQ(spline(-1.0), cubicValue(-0.5, 0));
+  EXPECT_EQ(spline.derivative(2.0, 1), 0.0);
+}
+
+TEST(TimeFunctionTest, NaturalSplineIsTwiceContinuouslyDifferentiableAtItsPoints) {
+  std::vector<std::array<double, 2>> points;
+  for (double t : {0.0, 0.3, 0.45, 1.1, 1.6, 2.0, 2.9}) points.push_back({t, std::sin(2.0 * t)});
+  const TimeFunction spline = TimeFunction::spline(points);
+  EXPECT_NEAR(spline.derivative(1e-14, 2), 0.0, 1e-12);  // natural end
+  for (std::size_t i = 0; i < points.size(); ++i) EXPECT_EQ(spline(points[i][0]), points[i][1]);
+  // value, slope and acceleration on either side of every interior point, from the pieces
+  // meeting there (derivative() takes the later piece at a point, so step off it both ways)
+  constexpr double step = 1e-7;
+  for (std::size_t i = 1; i + 1 < points.size(); ++i) {
+    const double t = points[i][0];
+    // value: the two pieces' values differ by the slope's step, up to O(step^2)
+    EXPECT_NEAR(spline(t + step) - spline(t - step), 2.0 * step * spline.derivative(t, 1), 1e-12);
+    for (int order = 1; order <= 2; ++order) {
+      const double left = spline.derivative(t - step, order);
+      const double right = spline.derivative(t + step, order);
+      EXPECT_NEAR(left, right, 1e-5) << "order " << order << " at t = " << t;
+    }
+    // the slope is the derivative of the value, the acceleration that of the slope (central
+    // differences inside a piece)
+    const double inside = 0.5 * (t + points[i + 1][0]), h = 1e-5;
+    EXPECT_NEAR(spline.derivative(inside, 1), (spline(inside + h) - spline(inside - h)) / (2 * h),
+                1e-8);
+    EXPECT_NEAR(spline.derivative(inside, 2),
+                (spline.derivative(inside + h, 1) - spline.derivative(inside - h, 1)) / (2 * h),
+                1e-8);
+  }
+  // the linear table's acceleration jumps where the spline's does not
+  TimeFunction linear = spline;
+  linear.interpolation = TimeFunction::Interpolation::Linear;
+  EXPECT_GT(std::abs(linear.derivative(0.3 + step, 1) - linear.derivative(0.3 - step, 1)), 0.1);
+}
+
+TEST(TimeFunctionTest, SplineWithoutPreparedMomentsRefusesToEvaluate) {
+  TimeFunction spline = TimeFunction::spline({{0.0, 0.0}, {1.0, 1.0}, {2.0, 0.0}});
+  spline.table.push_back({3.0, 1.0});  // edited without prepareSpline()
+  EXPECT_THROW((void)spline(2.5), std::logic_error);
+  spline.prepareSpline();
+  EXPECT_NO_THROW((void)spline(2.5));
+}
+
 }  // namespace
 }  // namespace tendril
