@@ -12,7 +12,7 @@ namespace {
 // exact algebra in double on O(1) entries
 constexpr double kInertiaTolerance = 1e-12;
 
-SE3 randomPose(std::mt19937& rng) {
+SE3 randomPoseByExp(std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   Vector6d V;
   for (double& x : V) x = 2.0 * u(rng);
@@ -39,7 +39,7 @@ TEST(DiagonalInertia, MatrixIsTheDiagonalShiftedToTheOffset) {
 TEST(TransformedInertia, DiagonalFormMatchesTheDenseProducts) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 20; ++trial) {
-    const SE3 g = randomPose(rng);
+    const SE3 g = randomPoseByExp(rng);
     DiagonalInertia D = randomDiagonal(rng);
     if (trial % 2 == 0) D.diagonal.head<3>().setZero();  // a rod section's transverse added mass
     const Matrix6d M = D.matrix();
@@ -55,7 +55,7 @@ TEST(TransformedInertia, DenseFallbackTakesAGeneralSymmetricMatrix) {
   Matrix6d M;
   for (double& x : M.reshaped()) x = u(rng);
   M = (M + M.transpose()).eval();
-  const SE3 g = randomPose(rng);
+  const SE3 g = randomPoseByExp(rng);
   const Matrix6d expected = coAd(g) * M * coAd(g).transpose();
   EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
 }

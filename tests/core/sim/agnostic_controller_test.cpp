@@ -17,49 +17,21 @@
 #include "core/io/json_io.hpp"
 #include "core/sim/dynamics_system.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/controller_checks.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
 namespace {
 
+using test::criticallyDampedError;
+using test::cubic;
+using test::kKd;
+using test::kKp;
 using test::relativeError;
+using test::sine;
 
-constexpr double kKp = 100.0, kKd = 20.0;  // e'' + 20 e' + 100 e = 0: critically damped, 10 rad/s
-
-// e(t) of e'' + 2 w e' + w^2 e = 0 from (e0, e0')
-double criticallyDampedError(double e0, double e0_rate, double w, double t) {
-  return (e0 + (e0_rate + w * e0) * t) * std::exp(-w * t);
-}
-
-TimeFunction cubic(double from, double to, double start, double duration) {
-  TimeFunction f;
-  f.kind = TimeFunction::Kind::Cubic;
-  f.initial = from;
-  f.value = to;
-  f.start = start;
-  f.duration = duration;
-  return f;
-}
-
-TimeFunction sine(double amplitude, double frequency, double offset) {
-  TimeFunction f;
-  f.kind = TimeFunction::Kind::Sine;
-  f.amplitude = amplitude;
-  f.frequency = frequency;
-  f.offset = offset;
-  return f;
-}
-
-SimulationOptions tightBdf(double t_end) {
-  SimulationOptions options;
-  options.integrator = IntegratorKind::Bdf;
-  options.family = DynamicsFamily::ModelAgnostic;
-  options.t_end = t_end;
-  options.output_interval = 0.01;
-  options.step = 0.0;
-  options.relative_tolerance = 1e-10;
-  options.absolute_tolerance = 1e-12;
-  return options;
+SimulationOptions tightAgnosticBdf(double t_end) {
+  return test::tightBdf(t_end, DynamicsFamily::ModelAgnostic);
 }
 
 SimulationOptions rk4(double t_end, double step, DynamicsFamily family) {
@@ -162,7 +134,7 @@ TEST(AgnosticController, PfblMakesLvpTendonLengthsFollowTheLinearClosedLoop) {
   const Model model = buildModel(robot);
   ASSERT_TRUE(model.agnostic_only);
   const SimulationResult run = simulate(model, Eigen::VectorXd::Zero(model.nq),
-                                        Eigen::VectorXd::Zero(model.nv), tightBdf(0.6));
+                                        Eigen::VectorXd::Zero(model.nv), tightAgnosticBdf(0.6));
   ASSERT_TRUE(run.completed) << run.message;
   EXPECT_EQ(run.family, DynamicsFamily::ModelAgnostic);
   // BDF at rtol 1e-10 on 0.1 m lengths; the curvature's difference adds ~1e-11 relative
@@ -176,7 +148,8 @@ TEST(AgnosticController, PfblMakesPccCableLengthsFollowTheLinearClosedLoop) {
   ASSERT_EQ(model.nq, 6);
   Eigen::VectorXd q0(6);
   q0 << 0.0, 0.0, 0.002, 0.0, 0.0, 0.001;  // (theta_y, theta_z, delta) per segment: stretched
-  const SimulationResult run = simulate(model, q0, Eigen::VectorXd::Zero(model.nv), tightBdf(2.5));
+  const SimulationResult run =
+      simulate(model, q0, Eigen::VectorXd::Zero(model.nv), tightAgnosticBdf(2.5));
   ASSERT_TRUE(run.completed) << run.message;
   EXPECT_EQ(run.family, DynamicsFamily::ModelAgnostic);
   EXPECT_LT(worstTrackingError(model, run, q0), 1e-8);
@@ -265,7 +238,7 @@ TEST(AgnosticController, PdWithGravityAndElasticCancellationHoldsAPccArmAtItsSet
   EXPECT_LT(qdd.norm(), 1e-10);
 
   const SimulationResult run =
-      simulate(model, Eigen::VectorXd::Zero(3), Eigen::VectorXd::Zero(3), tightBdf(10.0));
+      simulate(model, Eigen::VectorXd::Zero(3), Eigen::VectorXd::Zero(3), tightAgnosticBdf(10.0));
   ASSERT_TRUE(run.completed) << run.message;
   EXPECT_LT((run.samples.back().q - q_d).norm(), 1e-6);
   for (const Sample& sample : run.samples)

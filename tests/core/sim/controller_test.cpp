@@ -13,10 +13,18 @@
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/io/json_io.hpp"
 #include "core/sim/simulation.hpp"
+#include "tests/support/controller_checks.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
 namespace {
+
+using test::criticallyDampedError;
+using test::cubic;
+using test::kKd;
+using test::kKp;
+using test::sine;
+using test::tightBdf;
 
 using test::rigidLink;
 
@@ -27,13 +35,6 @@ std::string indexed(const char* prefix, std::size_t i, const char* suffix = "") 
   name += std::to_string(i);
   name += suffix;
   return name;
-}
-
-constexpr double kKp = 100.0, kKd = 20.0;  // e'' + 20 e' + 100 e = 0: critically damped, 10 rad/s
-
-// e(t) of e'' + 2 w e' + w^2 e = 0 from (e0, e0')
-double criticallyDampedError(double e0, double e0_rate, double w, double t) {
-  return (e0 + (e0_rate + w * e0) * t) * std::exp(-w * t);
 }
 
 // three revolute links (two pitch axes, one roll) under gravity, each joint driven by a named
@@ -52,16 +53,6 @@ RobotDescription threeJointArm() {
     robot.joint_inputs.push_back(input);
   }
   return robot;
-}
-
-TimeFunction cubic(double from, double to, double start, double duration) {
-  TimeFunction f;
-  f.kind = TimeFunction::Kind::Cubic;
-  f.initial = from;
-  f.value = to;
-  f.start = start;
-  f.duration = duration;
-  return f;
 }
 
 // a controller of the arm's joints (the first n) with gains kp, kd and the given set-points
@@ -87,15 +78,6 @@ SimulationOptions rk4(double t_end, double step = 1e-3) {
   options.step = step;
   options.output_interval = 0.01;
   return options;
-}
-
-TimeFunction sine(double amplitude, double frequency, double offset) {
-  TimeFunction f;
-  f.kind = TimeFunction::Kind::Sine;
-  f.amplitude = amplitude;
-  f.frequency = frequency;
-  f.offset = offset;
-  return f;
 }
 
 // smooth set-points: a jump of y_d'' (a cubic's ends) on an RK4 stage would cost O(h) there
@@ -211,17 +193,6 @@ ControllerDesc tendonLengthController(const Model& model, double from_shortening
   controller.kp = {kKp};
   controller.kd = {kKd};
   return controller;
-}
-
-SimulationOptions tightBdf(double t_end) {
-  SimulationOptions options;
-  options.integrator = IntegratorKind::Bdf;
-  options.t_end = t_end;
-  options.output_interval = 0.01;
-  options.step = 0.0;
-  options.relative_tolerance = 1e-10;
-  options.absolute_tolerance = 1e-12;
-  return options;
 }
 
 TEST(ControllerTest, CollocatedPfblMakesTendonLengthsTrackACubicWithLinearErrorDynamics) {
