@@ -7,13 +7,10 @@
 
 namespace tendril {
 
-const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& data,
-                                                    const Eigen::Ref<const Eigen::VectorXd>& q,
-                                                    const Eigen::Ref<const Eigen::VectorXd>& v,
-                                                    double t) {
-  data.qdd.setZero();
-  // ID at a = 0 is the bias h; the same pass gives M
-  data.qdd = -modelAgnosticMID(model, data, q, v, data.qdd, t);
+namespace {
+
+// q̈ = M⁻¹ qdd, with M from the MID pass just run (NaN where M is not positive definite)
+const Eigen::VectorXd& solveWithPassMass(const Model& model, Data& data) {
   data.M = data.agnostic.M;
   if (!factorMassMatrix(model, data)) {
     data.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
@@ -21,6 +18,18 @@ const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& da
   }
   solveMassMatrix(data, data.qdd);
   return data.qdd;
+}
+
+}  // namespace
+
+const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& data,
+                                                    const Eigen::Ref<const Eigen::VectorXd>& q,
+                                                    const Eigen::Ref<const Eigen::VectorXd>& v,
+                                                    double t) {
+  data.qdd.setZero();
+  // ID at a = 0 is the bias h; the same pass gives M
+  data.qdd = -modelAgnosticMID(model, data, q, v, data.qdd, t);
+  return solveWithPassMass(model, data);
 }
 
 const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& data,
@@ -31,13 +40,7 @@ const Eigen::VectorXd& modelAgnosticForwardDynamics(const Model& model, Data& da
   data.qdd.setZero();
   const Eigen::VectorXd& bias = modelAgnosticMID(model, data, q, v, data.qdd, t);
   data.qdd = tau - bias;
-  data.M = data.agnostic.M;
-  if (!factorMassMatrix(model, data)) {
-    data.qdd.setConstant(std::numeric_limits<double>::quiet_NaN());
-    return data.qdd;
-  }
-  solveMassMatrix(data, data.qdd);
-  return data.qdd;
+  return solveWithPassMass(model, data);
 }
 
 const Eigen::MatrixXd& modelAgnosticMassMatrix(const Model& model, Data& data,
