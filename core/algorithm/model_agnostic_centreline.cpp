@@ -1,5 +1,8 @@
 #include "core/algorithm/model_agnostic_centreline.hpp"
 
+#include <array>
+#include <cmath>
+
 #include "core/model/bodies/lvp_body.hpp"
 
 namespace tendril {
@@ -35,8 +38,12 @@ void centrelineSamples(const Model& model, const ConstantCurvatureAgnosticBody& 
 void centrelineSamples(const Model&, const LvpAgnosticBody& body, const BodyEvaluation& evaluated,
                        const Eigen::Ref<const Eigen::VectorXd>& q_i,
                        std::vector<CentrelineSample>& out) {
-  constexpr int kStations =
-      17;  // enough for a smooth tube: the primitives are low-order polynomials
+  // enough for a smooth tube: the primitives are low-order polynomials in x3
+  constexpr int kStations = 17;
+  // the axis of a hollow body is not material (and a source's map is singular there): each
+  // station is drawn from a ring of the outer surface, its centre, mean tangent and mean radius,
+  // so that an inflated or sheared section shows
+  constexpr int kRingPoints = 8;
   const LvpKinematics& kinematics = *body.kinematics;
   const auto q_body = q_i.tail(kinematics.dof());
   // the joint's child frame, where the body's undeformed cylinder starts: D in P, without the
@@ -45,14 +52,28 @@ void centrelineSamples(const Model&, const LvpAgnosticBody& body, const BodyEval
   kinematics.distal(q_body, Eigen::VectorXd::Zero(kinematics.dof()), distal);
   const SE3 base = evaluated.distalPose() * SE3{distal.R, distal.p}.inverse();
   const LvpBodyDesc& desc = kinematics.description();
+  std::array<Eigen::Vector3d, kRingPoints> ring;
   for (int i = 0; i < kStations; ++i) {
-    const Eigen::Vector3d x(0.0, 0.0, desc.length * i / (kStations - 1));
-    const Eigen::Matrix3d F = kinematics.deformationGradient(x, q_body);
+    const double x3 = desc.length * i / (kStations - 1);
+    Eigen::Vector3d centre = Eigen::Vector3d::Zero(), tangent = Eigen::Vector3d::Zero();
+    for (int k = 0; k < kRingPoints; ++k) {
+      const double angle = 2.0 * M_PI * k / kRingPoints;
+      const Eigen::Vector3d x(desc.radius * std::cos(angle), desc.radius * std::sin(angle), x3);
+      ring[static_cast<std::size_t>(k)] = kinematics.position(x, q_body);
+      centre += ring[static_cast<std::size_t>(k)] / kRingPoints;
+      tangent += kinematics.deformationGradient(x, q_body).col(2);
+    }
     Eigen::Matrix3d R;
-    R.col(0) = F.col(2).normalized();
-    R.col(1) = (F.col(0) - F.col(0).dot(R.col(0)) * R.col(0)).normalized();
+    R.col(0) = tangent.normalized();
+    double radius = 0.0;
+    for (const Eigen::Vector3d& p : ring) {
+      const Eigen::Vector3d across = p - centre;
+      radius += (across - across.dot(R.col(0)) * R.col(0)).norm() / kRingPoints;
+    }
+    const Eigen::Vector3d first = ring[0] - centre;  // the material x1 direction: twist shows
+    R.col(1) = (first - first.dot(R.col(0)) * R.col(0)).normalized();
     R.col(2) = R.col(0).cross(R.col(1));
-    out.push_back({base * SE3{R, kinematics.position(x, q_body, false)}, desc.radius});
+    out.push_back({base * SE3{R, centre}, radius});
   }
 }
 

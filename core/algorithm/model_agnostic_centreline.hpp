@@ -36,8 +36,10 @@ void centrelineSamples(const Model& model, const ConstantCurvatureAgnosticBody& 
                        const Eigen::Ref<const Eigen::VectorXd>& q_i,
                        std::vector<CentrelineSample>& out);
 
-/// \brief The body's axis x1 = x2 = 0 at kLvpCentrelineStations stations from base to tip, each
-///        frame's x along F e3 (the deformed axis' tangent, as a rod's) and y from F e1.
+/// \brief 17 stations from base to tip, each from a ring of 8 points of the outer surface
+///        (r = R): the ring's centre, x along the mean F e3 (the deformed tangent, as a rod's), y
+///        towards the ring's first point (material x1), and the ring's mean radius across x (an
+///        inflated section draws wider). The axis itself is not material in a hollow body.
 void centrelineSamples(const Model& model, const LvpAgnosticBody& body,
                        const BodyEvaluation& evaluated,
                        const Eigen::Ref<const Eigen::VectorXd>& q_i,

@@ -26,6 +26,7 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <algorithm>
+#include <utility>
 
 #include "core/io/json_io.hpp"
 #include "ui/main_window.hpp"
@@ -497,6 +498,38 @@ TEST_F(EditingTest, RightClickingABodyInTheViewSelectsItAndShowsTheContextMenu) 
   test::saveScreenshot(menu->grab().toImage(), "editing_viewport_context_menu_popup");
   menu->close();
   EXPECT_TRUE(QTest::qWaitFor([&] { return visible_menu() == nullptr; }, 2000));
+}
+
+// an LVP body's tendons and cavity pressures are items of the model tree under their body:
+// selected, edited in the Properties panel, removed and brought back by Undo
+TEST_F(EditingTest, LvpTendonsAndCavityPressuresAreTreeItemsToEditAndRemove) {
+  ASSERT_TRUE(window_.openFile(test::examplePath("lvp_single_body.json")));
+  // the body at rest is drawn (its straight shape once drew nothing)
+  EXPECT_GT(test::countRodPixels(window_.viewport()->grabFramebuffer()), 2000);
+  for (const auto& [pointer, kind] :
+       {std::pair<QString, QString>{"/lvp_tendons/0", "tendon"},
+        std::pair<QString, QString>{"/cavity_pressures/0", "pressure"}}) {
+    QTreeWidgetItem* item = window_.modelTree()->itemFor(pointer);
+    ASSERT_NE(item, nullptr) << pointer.toStdString();
+    EXPECT_EQ(item->text(1), kind);
+    ASSERT_NE(item->parent(), nullptr);
+    EXPECT_EQ(item->parent()->text(0), "body");
+    window_.select(pointer);
+    EXPECT_EQ(window_.selection(), pointer);
+  }
+  window_.select("/cavity_pressures/0");
+  ASSERT_NE(window_.propertyPanel()->itemFor("/cavity_pressures/0/pressure/value"), nullptr);
+  ASSERT_TRUE(window_.setField("/cavity_pressures/0/pressure/value", "30000"))
+      << window_.lastError().toStdString();
+  EXPECT_EQ(window_.robot().cavity_pressures[0].pressure.value, 30000.0);
+  test::saveScreenshot(test::grabWindow(window_), "editing_lvp_pressure");
+  window_.select("/lvp_tendons/0");
+  ASSERT_TRUE(window_.removeSelected());
+  EXPECT_TRUE(window_.robot().lvp_tendons.empty());
+  EXPECT_EQ(window_.modelTree()->itemFor("/lvp_tendons/0"), nullptr);
+  window_.undoStack()->undo();
+  ASSERT_EQ(window_.robot().lvp_tendons.size(), 1u);
+  EXPECT_NE(window_.modelTree()->itemFor("/lvp_tendons/0"), nullptr);
 }
 
 TEST_F(EditingTest, ContextMenuAddsCablesAndLoadsToTheSelectedRodAndRemovesThem) {

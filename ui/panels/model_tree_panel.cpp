@@ -129,6 +129,19 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
         ->addChild(makeItem({QString::fromStdString(robot.cables[i].name), tr("cable"), QString()},
                             QString("/cables/%1").arg(i), kNotALink));
   }
+  // an LVP tendon under the body of its first anchor, where it starts
+  for (std::size_t i = 0; i < robot.lvp_tendons.size(); ++i) {
+    const LvpTendonDesc& tendon = robot.lvp_tendons[i];
+    owner(tendon.anchors.empty() ? std::string() : tendon.anchors.front().link)
+        ->addChild(makeItem({QString::fromStdString(tendon.name), tr("tendon"), QString()},
+                            QString("/lvp_tendons/%1").arg(i), kNotALink));
+  }
+  for (std::size_t i = 0; i < robot.cavity_pressures.size(); ++i) {
+    const CavityPressureDesc& pressure = robot.cavity_pressures[i];
+    owner(pressure.link)
+        ->addChild(makeItem({QString::fromStdString(pressure.name), tr("pressure"), QString()},
+                            QString("/cavity_pressures/%1").arg(i), kNotALink));
+  }
   for (std::size_t i = 0; i < robot.point_loads.size(); ++i) {
     owner(robot.point_loads[i].link)
         ->addChild(

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -219,6 +220,37 @@ TEST(FamilyFrames, PosesMatchTheEngine) {
       EXPECT_EQ(e + 1, match->points.size());  // the last sample is the tip
     }
   }
+}
+
+// an LVP body is drawn from its outer surface: at rest the undeformed cylinder (the straight
+// configuration once drew nothing: the axis of a source is singular); inflated by its source
+// coordinate P (docs/theory/lvp.md §2.5: r^2 -> r^2 + r_c^2 P s^2), the tip's section is drawn
+// sqrt(R^2 + r_c^2 P) wide
+TEST(FamilyFrames, LvpBodiesAreDrawnFromTheirOuterSurface) {
+  const Model model = example("lvp_single_body");
+  Data data(model);
+  ModelAgnosticPoses poses(model, data);
+  const LvpBodyDesc& body = model.description.links[0].lvp();
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  const FramePtr rest = makeModelAgnosticFrame(model, data, poses, q, q, 0.0);
+  ASSERT_EQ(rest->rods.size(), 1u);
+  const RodShape& tube = rest->rods[0];
+  ASSERT_GE(tube.points.size(), 2u);
+  for (std::size_t k = 0; k < tube.points.size(); ++k) {
+    ASSERT_TRUE(tube.points[k].allFinite()) << k;
+    ASSERT_TRUE(tube.orientations[k].allFinite()) << k;
+    EXPECT_NEAR(tube.radii[k], body.radius, 1e-12);
+  }
+  EXPECT_NEAR((tube.points.back() - tube.points.front()).norm(), body.length, 1e-12);
+  EXPECT_LT((tube.points.back() - rest->tips_W[0]).norm(), 1e-12);
+
+  const double P = 0.5;
+  q(model.nq - 1) = P;  // body/lvp/source/0, modes [[0, 0, 1]]: s^2
+  const FramePtr inflated = makeModelAgnosticFrame(model, data, poses, q, q, 0.0);
+  const std::vector<double>& radii = inflated->rods[0].radii;
+  EXPECT_NEAR(radii.front(), body.radius, 1e-12);
+  const double a = body.cavity_radius * body.cavity_radius * P;
+  EXPECT_NEAR(radii.back(), std::sqrt(body.radius * body.radius + a), 1e-12);
 }
 
 TEST(DynamicsFamily, AutoPicksTheEngineUnlessTheModelIsAgnosticOnly) {
