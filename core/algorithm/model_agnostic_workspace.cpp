@@ -87,13 +87,15 @@ void evaluateWorkspaceBody(const Model& model, ModelAgnosticWorkspace& w, int b,
 
 ReusedBodyEvaluations::ReusedBodyEvaluations(ModelAgnosticWorkspace& w)
     : w_(w), was_reusing_(w.reuse_unchanged_bodies) {
-  if (!was_reusing_) std::fill(w.evaluated.begin(), w.evaluated.end(), ModelAgnosticWorkspace::Held::None);
+  if (!was_reusing_)
+    std::fill(w.evaluated.begin(), w.evaluated.end(), ModelAgnosticWorkspace::Held::None);
   w.reuse_unchanged_bodies = true;
 }
 
 ReusedBodyEvaluations::~ReusedBodyEvaluations() {
   w_.reuse_unchanged_bodies = was_reusing_;
-  if (!was_reusing_) std::fill(w_.evaluated.begin(), w_.evaluated.end(), ModelAgnosticWorkspace::Held::None);
+  if (!was_reusing_)
+    std::fill(w_.evaluated.begin(), w_.evaluated.end(), ModelAgnosticWorkspace::Held::None);
 }
 
 }  // namespace tendril

@@ -28,7 +28,8 @@ void expectSamePoses(const ModelAgnosticPoses& a, const ModelAgnosticPoses& b) {
     EXPECT_EQ(a.distal[i].R, b.distal[i].R);
     EXPECT_EQ(a.distal[i].p, b.distal[i].p);
     ASSERT_EQ(a.elements[i].size(), b.elements[i].size());
-    for (std::size_t k = 0; k < a.elements[i].size(); ++k) EXPECT_EQ(a.elements[i][k].p, b.elements[i][k].p);
+    for (std::size_t k = 0; k < a.elements[i].size(); ++k)
+      EXPECT_EQ(a.elements[i][k].p, b.elements[i][k].p);
   }
 }
 
