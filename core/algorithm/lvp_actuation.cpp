@@ -98,8 +98,8 @@ void evaluateAtRest(const Model& model, Data& data, const Eigen::Ref<const Eigen
   if (q.size() != model.nq) throw std::invalid_argument("q has the wrong size");
   w.zero_rates.setZero(model.nv);
   for (std::size_t b = 0; b < w.bodies.size(); ++b) {
-    evaluateAgnosticBody(model, w.bodies[b], q.segment(w.idx_q[b], w.nq[b]),
-                         w.zero_rates.segment(w.idx_q[b], w.nq[b]), w.evaluations[b]);
+    evaluateWorkspaceBody(model, w, static_cast<int>(b), q.segment(w.idx_q[b], w.nq[b]),
+                          w.zero_rates.segment(w.idx_q[b], w.nq[b]), BodyOutputs::Poses);
   }
   worldDistalFrames(w);
 }

@@ -131,6 +131,10 @@ struct BodyEvaluation {
   Eigen::VectorXd internal_forces;
   /// an LVP body's per-point workspace
   std::optional<LvpKinematics::PointState> lvp;
+  /// set by the caller before evaluate(): whether a kind with a constitutive law writes
+  /// internal_forces (false: left zero, and its material integrals are skipped; for what needs
+  /// only the motion, such as poses, tendon lengths and the inertial passes)
+  bool material_forces = true;
 
   const SE3& distalPose() const { return tip_element < 0 ? G_D : elements[tip_element].G; }
   const Matrix6Xd& distalJacobian() const {

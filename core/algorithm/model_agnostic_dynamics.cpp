@@ -116,7 +116,7 @@ void forwardPass(const Model& model, ModelAgnosticWorkspace& w,
                  const Eigen::Ref<const Eigen::VectorXd>& q,
                  const Eigen::Ref<const Eigen::VectorXd>& v,
                  const Eigen::Ref<const Eigen::VectorXd>& a, const Vector6d& base_acceleration,
-                 bool mass) {
+                 bool mass, BodyOutputs outputs) {
   const int n_bodies = static_cast<int>(w.bodies.size());
   for (int b = 0; b < n_bodies; ++b) {
     const int p = w.parent[b];
@@ -130,8 +130,8 @@ void forwardPass(const Model& model, ModelAgnosticWorkspace& w,
     const auto q_b = q.segment(w.idx_q[b], w.nq[b]);
     const auto v_b = v.segment(w.idx_q[b], w.nq[b]);
     const auto a_b = a.segment(w.idx_q[b], w.nq[b]);
+    evaluateWorkspaceBody(model, w, b, q_b, v_b, outputs);
     BodyEvaluation& body = w.evaluations[b];
-    evaluateAgnosticBody(model, w.bodies[b], q_b, v_b, body);
     const bool placed = w.has_placement[b] != 0;
     for (int k = 0; k < static_cast<int>(body.elements.size()); ++k) {
       AgnosticElement& e = body.elements[k];
@@ -497,10 +497,10 @@ void backwardPass(ModelAgnosticWorkspace& w) {
 void inertialPasses(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                     const Eigen::Ref<const Eigen::VectorXd>& v,
                     const Eigen::Ref<const Eigen::VectorXd>& a, const Vector6d& base_acceleration,
-                    bool mass) {
+                    bool mass, BodyOutputs outputs) {
   ModelAgnosticWorkspace& w = data.agnostic;
   checkArguments(model, w, q.size(), v.size(), a.size());
-  forwardPass(model, w, q, v, a, base_acceleration, mass);
+  forwardPass(model, w, q, v, a, base_acceleration, mass, outputs);
   if (mass) {
     backwardPass<true>(w);
   } else {
@@ -530,7 +530,7 @@ const Eigen::VectorXd& modelAgnosticIID(const Model& model, Data& data,
                                         const Eigen::Ref<const Eigen::VectorXd>& q,
                                         const Eigen::Ref<const Eigen::VectorXd>& v,
                                         const Eigen::Ref<const Eigen::VectorXd>& a) {
-  inertialPasses(model, data, q, v, a, Vector6d::Zero(), false);
+  inertialPasses(model, data, q, v, a, Vector6d::Zero(), false, BodyOutputs::Motion);
   return data.agnostic.tau;
 }
 
@@ -538,7 +538,7 @@ const Eigen::VectorXd& modelAgnosticID(const Model& model, Data& data,
                                        const Eigen::Ref<const Eigen::VectorXd>& q,
                                        const Eigen::Ref<const Eigen::VectorXd>& v,
                                        const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
-  inertialPasses(model, data, q, v, a, -model.gravity, false);
+  inertialPasses(model, data, q, v, a, -model.gravity, false, BodyOutputs::Everything);
   addActiveForces(model, data, q, v, t);
   return data.agnostic.tau;
 }
@@ -547,7 +547,7 @@ const Eigen::VectorXd& modelAgnosticMIID(const Model& model, Data& data,
                                          const Eigen::Ref<const Eigen::VectorXd>& q,
                                          const Eigen::Ref<const Eigen::VectorXd>& v,
                                          const Eigen::Ref<const Eigen::VectorXd>& a) {
-  inertialPasses(model, data, q, v, a, Vector6d::Zero(), true);
+  inertialPasses(model, data, q, v, a, Vector6d::Zero(), true, BodyOutputs::Motion);
   return data.agnostic.tau;
 }
 
@@ -555,7 +555,7 @@ const Eigen::VectorXd& modelAgnosticMID(const Model& model, Data& data,
                                         const Eigen::Ref<const Eigen::VectorXd>& q,
                                         const Eigen::Ref<const Eigen::VectorXd>& v,
                                         const Eigen::Ref<const Eigen::VectorXd>& a, double t) {
-  inertialPasses(model, data, q, v, a, -model.gravity, true);
+  inertialPasses(model, data, q, v, a, -model.gravity, true, BodyOutputs::Everything);
   addActiveForces(model, data, q, v, t);
   return data.agnostic.tau;
 }

@@ -25,9 +25,16 @@ void modelAgnosticPoses(const Model& model, Data& data, const Eigen::Ref<const E
   }
   if (q.size() != model.nq) throw std::invalid_argument("q has the wrong size");
   for (std::size_t b = 0; b < w.bodies.size(); ++b) {
-    BodyEvaluation& body = w.evaluations[b];
-    evaluateAgnosticBody(model, w.bodies[b], q.segment(w.idx_q[b], w.nq[b]),
-                         poses.zero_rates.head(w.nq[b]), body);
+    evaluateWorkspaceBody(model, w, static_cast<int>(b), q.segment(w.idx_q[b], w.nq[b]),
+                          poses.zero_rates.head(w.nq[b]), BodyOutputs::Poses);
+  }
+  modelAgnosticPosesOfEvaluations(data, poses);
+}
+
+void modelAgnosticPosesOfEvaluations(const Data& data, ModelAgnosticPoses& poses) {
+  const ModelAgnosticWorkspace& w = data.agnostic;
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    const BodyEvaluation& body = w.evaluations[b];
     const int p = w.parent[b];
     const SE3& hung_from = p < 0 ? SE3::Identity() : poses.distal[p];
     poses.proximal[b] = hung_from * w.g_fixed[b];

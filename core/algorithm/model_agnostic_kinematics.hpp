@@ -30,6 +30,11 @@ struct ModelAgnosticPoses {
 void modelAgnosticPoses(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                         ModelAgnosticPoses& poses);
 
+/// \brief Composes into \p poses the bodies as their last evaluation in data.agnostic left them
+///        (a pass's, at any rates: poses depend on q alone), without evaluating them again.
+///        Allocation-free.
+void modelAgnosticPosesOfEvaluations(const Data& data, ModelAgnosticPoses& poses);
+
 /// \brief Gravitational potential energy -sum_k m_k a_g . c_k over every element (its inertia's
 ///        mass and first moment, so a lumped part counts as the dynamics see it) [J], from poses
 ///        modelAgnosticPoses() left in \p poses and data.agnostic.

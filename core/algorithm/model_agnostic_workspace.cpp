@@ -53,8 +53,49 @@ ModelAgnosticWorkspace::ModelAgnosticWorkspace(const Model& model) {
   Bu = Eigen::VectorXd::Zero(model.nv);
   anchor_J[0] = anchor_J[1] = Eigen::Matrix3Xd::Zero(3, model.nv);
   tendon_gradient = zero_rates = Eigen::VectorXd::Zero(model.nv);
+  for (int b = 0; b < n_links; ++b) {
+    evaluated_q.emplace_back(Eigen::VectorXd::Zero(nq[b]));
+    evaluated_v.emplace_back(Eigen::VectorXd::Zero(nq[b]));
+  }
+  evaluated.assign(n_links, Held::None);
   lvp_inputs = Eigen::VectorXd::Zero(
       static_cast<Eigen::Index>(model.lvp_tendons.size() + model.cavity_pressures.size()));
+}
+
+void evaluateWorkspaceBody(const Model& model, ModelAgnosticWorkspace& w, int b,
+                           const Eigen::Ref<const Eigen::VectorXd>& q_b,
+                           const Eigen::Ref<const Eigen::VectorXd>& v_b, BodyOutputs outputs) {
+  using Held = ModelAgnosticWorkspace::Held;
+  const auto bi = static_cast<std::size_t>(b);
+  const Held held = w.evaluated[bi];
+  if (w.reuse_unchanged_bodies && held != Held::None && q_b == w.evaluated_q[bi]) {
+    if (outputs == BodyOutputs::Poses) return;  // poses and Jacobians depend on q alone
+    if (v_b == w.evaluated_v[bi] && (outputs == BodyOutputs::Motion || held == Held::Everything))
+      return;
+  }
+  BodyEvaluation& evaluation = w.evaluations[bi];
+  evaluation.material_forces = outputs == BodyOutputs::Everything;
+  evaluateAgnosticBody(model, w.bodies[bi], q_b, v_b, evaluation);
+  if (!w.reuse_unchanged_bodies) {
+    w.evaluated[bi] = Held::None;
+    return;
+  }
+  w.evaluated_q[bi] = q_b;
+  w.evaluated_v[bi] = v_b;
+  w.evaluated[bi] = outputs == BodyOutputs::Everything ? Held::Everything : Held::Motion;
+}
+
+ReusedBodyEvaluations::ReusedBodyEvaluations(ModelAgnosticWorkspace& w)
+    : w_(w), was_reusing_(w.reuse_unchanged_bodies) {
+  if (!was_reusing_)
+    std::fill(w.evaluated.begin(), w.evaluated.end(), ModelAgnosticWorkspace::Held::None);
+  w.reuse_unchanged_bodies = true;
+}
+
+ReusedBodyEvaluations::~ReusedBodyEvaluations() {
+  w_.reuse_unchanged_bodies = was_reusing_;
+  if (!was_reusing_)
+    std::fill(w_.evaluated.begin(), w_.evaluated.end(), ModelAgnosticWorkspace::Held::None);
 }
 
 }  // namespace tendril

@@ -13,6 +13,10 @@
 
 namespace tendril {
 
+/// \brief What a pass needs from a body's evaluation: its poses and Jacobians (any rates), also
+///        its motion at the given rates (J v, Jdot v), or also its material forces there.
+enum class BodyOutputs { Poses, Motion, Everything };
+
 struct ModelAgnosticWorkspace {
   ModelAgnosticWorkspace() = default;
   /// \brief Builds the body plan of \p model and sizes everything (allocates).
@@ -35,6 +39,15 @@ struct ModelAgnosticWorkspace {
   //-------------------- body evaluations
   // written by evaluateAgnosticBody() in every pass
   std::vector<BodyEvaluation> evaluations;  ///< per body: its elements, D, their Jacobians
+
+  /// while set (ReusedBodyEvaluations), a body whose last evaluation was at the very same
+  /// (q_b, v_b) and holds what is asked is not evaluated again (evaluateWorkspaceBody()): a
+  /// central difference moves one body's coordinates, and the others are then taken as they are
+  bool reuse_unchanged_bodies = false;
+  /// per body, where its last evaluation was taken and what it holds (none when not recorded)
+  std::vector<Eigen::VectorXd> evaluated_q, evaluated_v;
+  enum class Held : char { None, Motion, Everything };
+  std::vector<Held> evaluated;
 
   //-------------------- between-body recursion
   // written by the passes of model_agnostic_dynamics.cpp. Q is the frame a body hangs from: its
@@ -74,6 +87,29 @@ struct ModelAgnosticWorkspace {
   Eigen::VectorXd tau;  ///< IID, ID, MIID or MID (nv)
   Eigen::MatrixXd M;    ///< generalised mass matrix (nv x nv), written by MIID and MID only
   Eigen::VectorXd Bu;   ///< actuation B(q) u(t), written by the ID and MID (nv)
+};
+
+/// \brief Evaluates body \p b at (q_b, v_b) into w.evaluations[b] (its material forces only when
+///        \p outputs is Everything), unless w.reuse_unchanged_bodies is set and the last evaluation
+///        already holds that: at the same q_b (Poses), and the same v_b (Motion), with the forces
+///        (Everything). Allocation-free.
+void evaluateWorkspaceBody(const Model& model, ModelAgnosticWorkspace& w, int b,
+                           const Eigen::Ref<const Eigen::VectorXd>& q_b,
+                           const Eigen::Ref<const Eigen::VectorXd>& v_b, BodyOutputs outputs);
+
+/// \brief For its lifetime, the passes on \p w reuse the evaluations of bodies whose coordinates
+///        and rates did not change (ModelAgnosticWorkspace::reuse_unchanged_bodies): for a loop of
+///        differences that moves one body at a time, in which nothing else (the Model) changes.
+class ReusedBodyEvaluations {
+ public:
+  explicit ReusedBodyEvaluations(ModelAgnosticWorkspace& w);
+  ~ReusedBodyEvaluations();
+  ReusedBodyEvaluations(const ReusedBodyEvaluations&) = delete;
+  ReusedBodyEvaluations& operator=(const ReusedBodyEvaluations&) = delete;
+
+ private:
+  ModelAgnosticWorkspace& w_;
+  bool was_reusing_;
 };
 
 }  // namespace tendril

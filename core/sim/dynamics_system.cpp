@@ -138,6 +138,7 @@ void DynamicsSystem::differencedJacobian(double t, const Eigen::VectorXd& q,
                                          const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
                                          Eigen::MatrixXd& dqdd_dv) {
   constexpr double kStep = 1e-6;
+  const ReusedBodyEvaluations reuse(data_.agnostic);  // one body moves per difference
   q_fd_ = q;
   v_fd_ = v;
   dqdd_dq.resize(model_.nv, model_.nq);
@@ -265,6 +266,8 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
                                            const Eigen::VectorXd& v, ForceSpaceBlocks& blocks) {
   constexpr double kStep = 1e-6;
   const int m = model_.n_constraints;
+  // each difference moves one coordinate: the model-agnostic passes evaluate only its body again
+  const ReusedBodyEvaluations reuse(data_.agnostic);
   // the base point: qdd and lambda of the forward dynamics, and the state it saw
   if (constrained_) {
     ConstrainedDynamicsData& cdd = *constrained_;
@@ -417,6 +420,7 @@ void DynamicsSystem::prescribeMass() {
 // central differences of dynamicsResidual() in x, one of q_r_, v_r_, a_r_ (restored on return)
 void DynamicsSystem::residualDifferences(double t, Eigen::VectorXd& x, Eigen::MatrixXd& dr_dx) {
   constexpr double kStep = 1e-6;
+  const ReusedBodyEvaluations reuse(data_.agnostic);  // one body moves per difference
   centralDifferenceJacobian(
       x, kStep, [&](Eigen::VectorXd& out) { familyResidual(t, q_r_, v_r_, a_r_, out); }, r_plus_,
       r_minus_, dr_dx);
@@ -435,10 +439,10 @@ Energies DynamicsSystem::energies(const Eigen::VectorXd& q, const Eigen::VectorX
   Energies e;
   e.elastic = 0.5 * blockQuadraticForm(model_.K, model_.elastic_blocks, q);
   if (agnostic()) {  // the element twists of an inertial pass at a = 0, then the element poses
-    agnostic_qdd_.setZero();
+    agnostic_qdd_.setZero();  // of the same evaluations
     modelAgnosticIID(model_, data_, q, v, agnostic_qdd_);
     e.kinetic = modelAgnosticKineticEnergy(data_, v);
-    modelAgnosticPoses(model_, data_, q, agnostic_poses_);
+    modelAgnosticPosesOfEvaluations(data_, agnostic_poses_);
     e.gravitational = modelAgnosticGravitationalEnergy(model_, data_, agnostic_poses_);
     return e;
   }
