@@ -86,17 +86,19 @@ TEST_F(HelicoidTracking, ExampleControlsNineIndependentTendonLengthsWithThePaper
     EXPECT_EQ(controller.kp(static_cast<Eigen::Index>(k)), 10.0);
     EXPECT_EQ(controller.kd(static_cast<Eigen::Index>(k)), 1.0);
   }
-  ASSERT_TRUE(run_->completed) << run_->message;
+  // at rest, then where the run ends
   Data data(*model_);
   Eigen::VectorXd lengths(9);
   Eigen::MatrixXd gradients(model_->nv, 9);
-  for (const Eigen::VectorXd& q : {Eigen::VectorXd(Eigen::VectorXd::Zero(model_->nq)),
-                                   Eigen::VectorXd(run_->samples.back().q)}) {
+  const auto expectNineIndependentLengths = [&](const Eigen::VectorXd& q) {
     lvpTendonLengths(*model_, data, q, lengths, gradients);
     const Eigen::JacobiSVD<Eigen::MatrixXd> svd(gradients);
     const Eigen::VectorXd& sigma = svd.singularValues();
     EXPECT_GT(sigma(8), 1e-3 * sigma(0)) << "dl/dq singular values " << sigma.transpose();
-  }
+  };
+  expectNineIndependentLengths(Eigen::VectorXd::Zero(model_->nq));
+  ASSERT_TRUE(run_->completed) << run_->message;
+  expectNineIndependentLengths(run_->samples.back().q);
 }
 
 // y -> y_d: PFBL makes y'' = y_d'' + K_D (y_d' - y') + K_P (y_d - y) while no tendon saturates,
