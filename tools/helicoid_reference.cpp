@@ -14,6 +14,7 @@
 // Every number of the examples comes from here: rerun it after changing the model.
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -189,11 +190,35 @@ TimeFunction periodicSpline(const std::vector<ReferenceSample>& samples,
   return TimeFunction::spline(points);
 }
 
-double tensionOf(const ReferenceSample& s, Eigen::Index k) {
-  return s.tensions(k);
-}
+// the tracking set-point of tendon k: the reference length l_ref(t) plus the gap from the
+// straight rest shape, (l_rest - l_ref(0)) - l_ref'(0) t, faded out by a rest-to-rest cubic over
+// [0, kBlendDuration], so that the run starts with y = y_d and y' = y_d' = 0. From the rest shape
+// the paper's under-damped gains (K_P 10, K_D 1: damping ratio 0.16) would overshoot a 5-6 mm
+// length step by ~60 % (two tendons pushing for 0.2 s, clamped at 0) and a 4 mm/s rate mismatch
+// would leave 1 mm errors decaying as exp(-t / 2) (docs/REPRODUCTION.md, Simulation 1)
+constexpr double kBlendDuration = 1.0;
 double lengthOf(const ReferenceSample& s, Eigen::Index k) {
   return s.lengths(k);
+}
+TimeFunction blendedLengthSpline(const std::vector<ReferenceSample>& samples, Eigen::Index k,
+                                 double rest_length) {
+  const auto count = static_cast<long>(samples.size());
+  const double gap = rest_length - samples.front().lengths(k);
+  const double rate = periodicSpline(samples, lengthOf, k).derivative(0.0, 1);
+  std::vector<std::array<double, 2>> points;
+  const long first = std::lround(kTableStart / kSample), last = std::lround(kTableEnd / kSample);
+  for (long s = first; s <= last; ++s) {
+    const long wrapped = ((s % count) + count) % count;
+    const double t = s * kSample, tau = std::clamp(t / kBlendDuration, 0.0, 1.0);
+    const double faded = 1.0 - tau * tau * (3.0 - 2.0 * tau);
+    points.push_back(
+        {t, samples[static_cast<std::size_t>(wrapped)].lengths(k) + (gap - rate * t) * faded});
+  }
+  return TimeFunction::spline(points);
+}
+
+double tensionOf(const ReferenceSample& s, Eigen::Index k) {
+  return s.tensions(k);
 }
 
 void writeCsv(const Model& model, const std::vector<ReferenceSample>& samples,
@@ -257,7 +282,8 @@ const char* kTrackingText =
     "The seed paper's Simulation 1 (Pustina et al., arXiv 2402.07037, section 4.1; "
     "docs/REPRODUCTION.md, Simulation 1): the robot of helicoid_statics.json from the straight "
     "rest shape, its nine tendon lengths driven to the reference l_d(t) (the equilibria with the "
-    "tips on the three circles, a natural cubic spline through statics solved every 0.1 s) by "
+    "tips on the three circles, statics solved every 0.1 s; the gap from the rest lengths "
+    "and rates faded out by a rest-to-rest cubic over the first second; a natural cubic spline) by "
     "partial feedback linearisation, K_P = 10, K_D = 1 (the paper's gains), tensions >= 0. "
     "Written by tools/helicoid_reference.cpp; do not edit by hand.";
 
@@ -325,7 +351,9 @@ int main(int argc, char** argv) {
         ControlledVariableDesc variable;
         variable.kind = ControlledVariableDesc::Kind::TendonLength;
         variable.name = tracked.lvp_tendons[k].name;
-        variable.setpoint = periodicSpline(samples, lengthOf, static_cast<Eigen::Index>(k));
+        variable.setpoint = blendedLengthSpline(
+            samples, static_cast<Eigen::Index>(k),
+            lvpTendonLength(model, data, static_cast<int>(k), Eigen::VectorXd::Zero(model.nq)));
         controller.controlled.push_back(variable);
         ControllerInputDesc input;
         input.name = tracked.lvp_tendons[k].name;

@@ -67,7 +67,8 @@ def main(reference_path, run_path, tips_path, out_path):
         for c in setpoints:
             name = c[len("setpoint:"):]
             error = [abs(d - y) * 1e3 for d, y in zip(run[c], run["value:" + name])]
-            ax.semilogy(run["t"], [max(e, 1e-9) for e in error], lw=0.8, label=name.split("/")[-1])
+            label = name.split(": ")[-1]  # the tendon, without the controller's name
+            ax.semilogy(run["t"], [max(e, 1e-9) for e in error], lw=0.8, label=label)
         ax.set_title("tendon length error |y_d - y|")
         ax.set_ylabel("[mm]")
     else:
@@ -82,7 +83,7 @@ def main(reference_path, run_path, tips_path, out_path):
     inputs = [c for c in run if c.startswith("input:")]
     if inputs:
         for c in inputs:
-            ax.plot(run["t"], run[c], lw=0.8, label=c[len("input:"):].split("/")[-1])
+            ax.plot(run["t"], run[c], lw=0.8, label=c[len("input:"):].split(": ")[-1])
         ax.set_title("tensions written by the controller")
     else:
         for name in tendons:

@@ -17,6 +17,22 @@ inline double criticallyDampedError(double e0, double e0_rate, double w, double 
   return (e0 + (e0_rate + w * e0) * t) * std::exp(-w * t);
 }
 
+// e(t) of e'' + kd e' + kp e = 0 from (e0, e0'), for any damping (kp > 0, kd >= 0): the
+// closed loop a PD law with gains (kp, kd) imposes on an exactly linearised output
+inline double linearClosedLoopError(double e0, double e0_rate, double kp, double kd, double t) {
+  const double decay = 0.5 * kd, discriminant = decay * decay - kp;
+  if (discriminant < 0.0) {  // under-damped: oscillates at the damped frequency
+    const double wd = std::sqrt(-discriminant);
+    return std::exp(-decay * t) *
+           (e0 * std::cos(wd * t) + (e0_rate + decay * e0) / wd * std::sin(wd * t));
+  }
+  if (discriminant == 0.0) return (e0 + (e0_rate + decay * e0) * t) * std::exp(-decay * t);
+  // over-damped: two real rates r1, r2 < 0
+  const double root = std::sqrt(discriminant), r1 = -decay + root, r2 = -decay - root;
+  const double c1 = (e0_rate - r2 * e0) / (r1 - r2), c2 = e0 - c1;
+  return c1 * std::exp(r1 * t) + c2 * std::exp(r2 * t);
+}
+
 inline TimeFunction cubic(double from, double to, double start, double duration) {
   TimeFunction f;
   f.kind = TimeFunction::Kind::Cubic;
