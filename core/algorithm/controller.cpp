@@ -90,11 +90,10 @@ void tendonLengthCurvatures(const Model& model, Data& data, ControllerWorkspace&
 void trackingCommand(const CompiledController& controller, ControllerWorkspace& w, double t,
                      bool with_acceleration) {
   for (std::size_t k = 0; k < controller.variables.size(); ++k) {
-    const TimeFunction& setpoint = controller.variables[k].setpoint;
     const auto i = static_cast<Eigen::Index>(k);
-    w.command(i) = controller.kp(i) * (setpoint(t) - w.y(i)) +
-                   controller.kd(i) * (setpoint.derivative(t, 1) - w.y_rate(i));
-    if (with_acceleration) w.command(i) += setpoint.derivative(t, 2);
+    w.command(i) = controller.kp(i) * (controllerSetpoint(controller, k, t, 0) - w.y(i)) +
+                   controller.kd(i) * (controllerSetpoint(controller, k, t, 1) - w.y_rate(i));
+    if (with_acceleration) w.command(i) += controllerSetpoint(controller, k, t, 2);
   }
 }
 
@@ -107,6 +106,12 @@ void saturate(const CompiledController& controller, Eigen::Ref<Eigen::VectorXd> 
 }
 
 }  // namespace
+
+double controllerSetpoint(const CompiledController& controller, std::size_t variable, double t,
+                          int order) {
+  if (order > 0 && controller.setpointFrozen(t)) return 0.0;
+  return controller.variables[variable].setpoint.derivative(controller.setpointTime(t), order);
+}
 
 void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
                          const Eigen::Ref<const Eigen::VectorXd>& q) {

@@ -46,6 +46,12 @@ struct ControllerWorkspace {
   bool has_model_terms = false;
 };
 
+/// \brief The set-point of a controlled variable at t (order 0) or its rate of that order (1, 2):
+///        its time function at t, or, once a held controller's window has ended, its value at the
+///        window's end with rates 0 (CompiledController::setpointTime).
+[[nodiscard]] double controllerSetpoint(const CompiledController& controller, std::size_t variable,
+                                        double t, int order);
+
 /// \brief The controlled variables at (q, v): y, y' = J v and J-dot v into the workspace, and J
 ///        when with_jacobian. A coordinate: y = q_i; a cable length: y = l(q), J = dl/dq
 ///        (cableLengthCurvature() gives J-dot v); an LVP tendon's length: y = l(q), J = dl/dq

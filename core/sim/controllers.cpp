@@ -7,6 +7,12 @@ namespace tendril {
 
 namespace {
 
+// whether the controller switches on or off, or freezes its set-point, at some time (the run
+// stops there)
+bool hasWindow(const CompiledController& controller) {
+  return controller.active_from > 0.0 || std::isfinite(controller.active_until);
+}
+
 // whether t is a multiple of period, to rounding
 bool isSampleInstant(double t, double period) {
   const double k = std::round(t / period);
@@ -39,7 +45,7 @@ ControllerLoop::ControllerLoop(const Model& model) : model_(model), data_(model)
     inputs_.emplace_back(
         Eigen::VectorXd::Zero(static_cast<Eigen::Index>(controller.inputs.size())));
     held_.push_back(false);
-    sampled_ = sampled_ || controller.sample_period > 0.0;
+    sampled_ = sampled_ || controller.sample_period > 0.0 || hasWindow(controller);
   }
 }
 
@@ -54,6 +60,7 @@ void ControllerLoop::addForces(double t, const Eigen::VectorXd& q, const Eigen::
                                Eigen::Ref<Eigen::VectorXd> tau) {
   model_terms_ = nullptr;
   for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
+    if (!model_.controllers[c].activeAt(t)) continue;  // writes nothing outside its window
     ControllerWorkspace& w = workspaces_[c];
     const Eigen::VectorXd& u = inputsOf(c, t, q, v);
     if (held_[c]) {
@@ -68,6 +75,10 @@ void ControllerLoop::addForces(double t, const Eigen::VectorXd& q, const Eigen::
 double ControllerLoop::nextSampleTime(double t) const {
   double next = std::numeric_limits<double>::infinity();
   for (const CompiledController& controller : model_.controllers) {
+    // the switching times of a window: the inputs jump there, so no step may cross them
+    const double margin = 1e-12 * std::max(1.0, std::abs(t));
+    if (controller.active_from > t + margin) next = std::min(next, controller.active_from);
+    if (controller.active_until > t + margin) next = std::min(next, controller.active_until);
     const double T = controller.sample_period;
     if (!(T > 0.0)) continue;
     double k = std::floor(t / T) + 1.0;
@@ -80,6 +91,10 @@ double ControllerLoop::nextSampleTime(double t) const {
 void ControllerLoop::sample(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
     const double T = model_.controllers[c].sample_period;
+    if (!model_.controllers[c].activeAt(t)) {
+      held_[c] = false;  // samples afresh at the window's start (a stop of the run)
+      continue;
+    }
     if (!(T > 0.0) || (held_[c] && !isSampleInstant(t, T))) continue;
     held_[c] = false;
     inputsOf(c, t, q, v);
@@ -100,11 +115,14 @@ void ControllerLoop::record(double t, const Eigen::VectorXd& q, const Eigen::Vec
   Eigen::Index at_variable = 0, at_input = 0;
   for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
     const CompiledController& controller = model_.controllers[c];
-    const Eigen::VectorXd& u = inputsOf(c, t, q, v);  // leaves y in the workspace
-    if (held_[c]) controlledVariables(model_, data_, controller, workspaces_[c], q, v, false);
+    const bool active = controller.activeAt(t);
+    if (!active) inputs_[c].setZero();
+    const Eigen::VectorXd& u = active ? inputsOf(c, t, q, v) : inputs_[c];  // leaves y there
+    if (held_[c] || !active)
+      controlledVariables(model_, data_, controller, workspaces_[c], q, v, false);
     const auto n = static_cast<Eigen::Index>(controller.variables.size());
     for (Eigen::Index k = 0; k < n; ++k)
-      out.setpoints(at_variable + k) = controller.variables[k].setpoint(t);
+      out.setpoints(at_variable + k) = controllerSetpoint(controller, k, t, 0);
     out.values.segment(at_variable, n) = workspaces_[c].y;
     out.inputs.segment(at_input, u.size()) = u;
     at_variable += n;
