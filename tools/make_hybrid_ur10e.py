@@ -173,7 +173,9 @@ def controllers():
         "kd": [0.2, 0.2, 20.0],
         "active": {"from": 3.0, "until": 5.0, "after": "hold"},
     }
-    return [ur10e, soft_arm]
+    # the soft arm's PD first: the PFBL after it counts its tendon forces as known loads (the PD
+    # needs nothing of the PFBL: joint torques have no rows at the soft coordinates)
+    return [soft_arm, ur10e]
 
 
 DESCRIPTION = (

@@ -75,6 +75,14 @@ void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
 void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
                       ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> u);
+/// \brief The same with \p known_forces (nv): generalised forces of other controllers' inputs
+///        that the law counts as known loads (subtracted from n), e.g. the tendons of a soft
+///        arm's controller that a PFBL on the rigid joints carrying it must cancel.
+void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
+                      ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v,
+                      const Eigen::Ref<const Eigen::VectorXd>& known_forces,
+                      Eigen::Ref<Eigen::VectorXd> u);
 
 /// \brief tau += B(q) u for the controller's inputs (joint inputs on their coordinates, cables
 ///        -T dl/dq, LVP tendons -T dl/dq from w.tendon_gradients, which must be at q:

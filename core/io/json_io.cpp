@@ -731,7 +731,7 @@ ControllerWindowDesc readControllerWindow(const Json& json, const std::string& p
   window.from = in.nonNegative("from", 0.0);
   if (in.has("until")) window.until = in.number("until");
   window.after = in.enumeration("after", kControllerAfterNames,
-                                 std::optional(ControllerWindowDesc::After::Off));
+                                std::optional(ControllerWindowDesc::After::Off));
   in.rejectUnknownKeys();
   return window;
 }

@@ -339,7 +339,7 @@ struct ControllerDesc {
   /// error dynamics e'' + K_D e' + K_P e = 0 [1/s^2; 1/s]
   std::vector<double> kp{1.0};
   std::vector<double> kd{1.0};
-  double sample_period = 0.0;  ///< zero-order hold [s]; 0 = at every evaluation
+  double sample_period = 0.0;                  ///< zero-order hold [s]; 0 = at every evaluation
   std::optional<ControllerWindowDesc> active;  ///< absent: always active
   bool operator==(const ControllerDesc&) const = default;
 };

@@ -561,11 +561,11 @@ std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& 
       for (auto earlier = first; earlier != last; ++earlier) {
         const ControllerSpan& other = earlier->second.span;
         if (span.from < other.until && other.from < span.until) {
-          return DescriptionProblem{
-              input_at, "input \"" + input.name + "\" is already written by " +
-                            earlier->second.pointer + " over " + describeSpan(other) +
-                            ", which overlaps this controller's " + describeSpan(span) +
-                            " (a held controller writes until the end of the run)"};
+          return DescriptionProblem{input_at,
+                                    "input \"" + input.name + "\" is already written by " +
+                                        earlier->second.pointer + " over " + describeSpan(other) +
+                                        ", which overlaps this controller's " + describeSpan(span) +
+                                        " (a held controller writes until the end of the run)"};
         }
       }
       written_by.emplace(input.name, Writer{input_at, span});

@@ -39,7 +39,8 @@ std::vector<std::string> controllerInputLabels(const Model& model) {
   return labels;
 }
 
-ControllerLoop::ControllerLoop(const Model& model) : model_(model), data_(model) {
+ControllerLoop::ControllerLoop(const Model& model)
+    : model_(model), data_(model), known_forces_(Eigen::VectorXd::Zero(model.nv)) {
   for (const CompiledController& controller : model.controllers) {
     workspaces_.emplace_back(model, controller);
     inputs_.emplace_back(
@@ -51,14 +52,18 @@ ControllerLoop::ControllerLoop(const Model& model) : model_(model), data_(model)
 
 const Eigen::VectorXd& ControllerLoop::inputsOf(std::size_t c, double t, const Eigen::VectorXd& q,
                                                 const Eigen::VectorXd& v) {
-  if (!held_[c])
-    controllerInputs(model_, data_, model_.controllers[c], workspaces_[c], t, q, v, inputs_[c]);
+  if (!held_[c]) {
+    controllerInputs(model_, data_, model_.controllers[c], workspaces_[c], t, q, v, known_forces_,
+                     inputs_[c]);
+  }
   return inputs_[c];
 }
 
 void ControllerLoop::addForces(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                                Eigen::Ref<Eigen::VectorXd> tau) {
   model_terms_ = nullptr;
+  // in list order, each law counting the forces of the ones before it as known loads
+  known_forces_.setZero();
   for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
     if (!model_.controllers[c].activeAt(t)) continue;  // writes nothing outside its window
     ControllerWorkspace& w = workspaces_[c];
@@ -69,6 +74,7 @@ void ControllerLoop::addForces(double t, const Eigen::VectorXd& q, const Eigen::
       model_terms_ = &w;
     }
     addControllerForces(model_, model_.controllers[c], w, q, u, tau);
+    addControllerForces(model_, model_.controllers[c], w, q, u, known_forces_);  // for the next
   }
 }
 
@@ -88,17 +94,28 @@ double ControllerLoop::nextSampleTime(double t) const {
   return next;
 }
 
+void ControllerLoop::addKnownForces(std::size_t c, const Eigen::VectorXd& q) {
+  ControllerWorkspace& w = workspaces_[c];
+  if (held_[c]) controllerTendonsAt(model_, data_, w, q);
+  addControllerForces(model_, model_.controllers[c], w, q, inputs_[c], known_forces_);
+}
+
 void ControllerLoop::sample(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  known_forces_.setZero();
   for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
     const double T = model_.controllers[c].sample_period;
     if (!model_.controllers[c].activeAt(t)) {
       held_[c] = false;  // samples afresh at the window's start (a stop of the run)
       continue;
     }
-    if (!(T > 0.0) || (held_[c] && !isSampleInstant(t, T))) continue;
-    held_[c] = false;
-    inputsOf(c, t, q, v);
-    held_[c] = true;
+    if (T > 0.0 && (!held_[c] || isSampleInstant(t, T))) {
+      held_[c] = false;
+      inputsOf(c, t, q, v);
+      held_[c] = true;
+    } else {
+      inputsOf(c, t, q, v);  // a held or continuous controller's forces, for the next ones
+    }
+    addKnownForces(c, q);
   }
 }
 
@@ -113,6 +130,7 @@ void ControllerLoop::record(double t, const Eigen::VectorXd& q, const Eigen::Vec
   out.values.resize(variables);
   out.inputs.resize(inputs);
   Eigen::Index at_variable = 0, at_input = 0;
+  known_forces_.setZero();
   for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
     const CompiledController& controller = model_.controllers[c];
     const bool active = controller.activeAt(t);
@@ -120,6 +138,7 @@ void ControllerLoop::record(double t, const Eigen::VectorXd& q, const Eigen::Vec
     const Eigen::VectorXd& u = active ? inputsOf(c, t, q, v) : inputs_[c];  // leaves y there
     if (held_[c] || !active)
       controlledVariables(model_, data_, controller, workspaces_[c], q, v, false);
+    if (active) addKnownForces(c, q);
     const auto n = static_cast<Eigen::Index>(controller.variables.size());
     for (Eigen::Index k = 0; k < n; ++k)
       out.setpoints(at_variable + k) = controllerSetpoint(controller, k, t, 0);

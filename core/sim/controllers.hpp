@@ -48,8 +48,11 @@ class ControllerLoop {
  private:
   const Eigen::VectorXd& inputsOf(std::size_t c, double t, const Eigen::VectorXd& q,
                                   const Eigen::VectorXd& v);
+  void addKnownForces(std::size_t c, const Eigen::VectorXd& q);
   const Model& model_;
   Data data_;
+  // B u of the controllers evaluated so far at this state (the next one's known loads)
+  Eigen::VectorXd known_forces_;
   std::vector<ControllerWorkspace> workspaces_;
   std::vector<Eigen::VectorXd> inputs_;  // the last evaluated, or held, inputs
   std::vector<bool> held_;               // a sampled controller's inputs are held
