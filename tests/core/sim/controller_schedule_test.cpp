@@ -88,6 +88,12 @@ TEST(ControllerSchedule, ControllersSwitchAtTheirWindowsAndHeldSetPointsFreeze) 
   EXPECT_GT(before.inputs.tail(6).norm(), 10.0);  // the UR10e's PFBL holds it up against gravity
   EXPECT_GT(at_start.inputs.head(3).maxCoeff(), 0.0);
   EXPECT_GT(held.inputs.head(3).maxCoeff(), 0.0);
+  // the forces the dynamics get: no tendon pull on the soft coordinates before 3 s
+  Eigen::VectorXd tau_before = Eigen::VectorXd::Zero(model.nv), tau_at_start = tau_before;
+  loop.addForces(3.0 - 1e-9, q, v, tau_before);
+  loop.addForces(3.0, q, v, tau_at_start);
+  EXPECT_EQ(tau_before.segment(kSoftArmFirst, 3).norm(), 0.0);
+  EXPECT_GT(tau_at_start.segment(kSoftArmFirst, 3).norm(), 0.01);
   const CompiledController& pd = model.controllers[0];
   EXPECT_EQ(controllerSetpoint(pd, 2, 5.5, 0), pd.variables[2].setpoint(5.0));
   EXPECT_NE(pd.variables[2].setpoint(5.5), pd.variables[2].setpoint(5.0));
