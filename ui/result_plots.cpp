@@ -16,6 +16,18 @@ namespace tendril {
 
 namespace {
 
+// "controller: variable" labels without the controller's name when one controller writes them all:
+// a legend with little room shows what tells the series apart
+QString withoutSharedController(const std::string& label, const std::vector<std::string>& all) {
+  const std::size_t colon = label.find(": ");
+  if (colon == std::string::npos) return QString::fromStdString(label);
+  const std::string prefix = label.substr(0, colon + 2);
+  for (const std::string& other : all) {
+    if (other.compare(0, prefix.size(), prefix) != 0) return QString::fromStdString(label);
+  }
+  return QString::fromStdString(label.substr(prefix.size()));
+}
+
 const char* const kTipAxes[] = {"x", "y", "z"};
 
 // the energy plot's series, in legend order
@@ -136,13 +148,13 @@ void ResultPlots::prepareControllers(const std::vector<std::string>& variables,
     return;
   }
   for (const std::string& label : variables) {
-    const QString name = QString::fromStdString(label);
+    const QString name = withoutSharedController(label, variables);
     setpoint_series_.push_back(control_->addSeries(tr("%1 set-point").arg(name)));
-    control_->setSeriesDashed(setpoint_series_.back());
     value_series_.push_back(control_->addSeries(name));
+    control_->setSeriesCompanion(setpoint_series_.back(), value_series_.back());
   }
   for (const std::string& label : inputs)
-    input_series_.push_back(control_inputs_->addSeries(QString::fromStdString(label)));
+    input_series_.push_back(control_inputs_->addSeries(withoutSharedController(label, inputs)));
   if (control_dock_ != nullptr) control_dock_->raise();
 }
 

@@ -28,8 +28,13 @@ ControllerWorkspace::ControllerWorkspace(const Model& model, const CompiledContr
   for (const CompiledController::Variable& variable : controller.variables)
     tendon_outputs = tendon_outputs || variable.kind == Kind::TendonLength;
   uses_tendons = tendon_outputs;
-  for (const CompiledController::Input& input : controller.inputs)
+  for (const CompiledController::Input& input : controller.inputs) {
     uses_tendons = uses_tendons || input.kind == CompiledController::Input::Kind::LvpTendon;
+    uses_pressures =
+        uses_pressures || input.kind == CompiledController::Input::Kind::CavityPressure;
+  }
+  if (uses_pressures)
+    volume_gradients.resize(model.nv, static_cast<Eigen::Index>(model.cavity_pressures.size()));
   if (!uses_tendons) return;
   const auto tendons = static_cast<Eigen::Index>(model.lvp_tendons.size());
   tendon_lengths.resize(tendons);
@@ -57,6 +62,9 @@ void inputColumns(const Model& model, const CompiledController& controller, Cont
         break;
       case CompiledController::Input::Kind::LvpTendon:
         w.B.col(column) = -w.tendon_gradients.col(input.index);
+        break;
+      case CompiledController::Input::Kind::CavityPressure:
+        w.B.col(column) = w.volume_gradients.col(input.index);
         break;
       case CompiledController::Input::Kind::JointInput:
         w.B(model.joint_inputs[input.index].coordinate, column) = 1.0;
@@ -116,6 +124,7 @@ double controllerSetpoint(const CompiledController& controller, std::size_t vari
 void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
                          const Eigen::Ref<const Eigen::VectorXd>& q) {
   if (w.uses_tendons) lvpTendonLengths(model, data, q, w.tendon_lengths, w.tendon_gradients);
+  if (w.uses_pressures) cavityVolumeGradients(model, data, q, w.volume_gradients);
 }
 
 void controlledVariables(const Model& model, Data& data, const CompiledController& controller,
@@ -229,6 +238,9 @@ void addControllerForces(const Model& model, const CompiledController& controlle
         break;
       case CompiledController::Input::Kind::LvpTendon:
         tau -= value * w.tendon_gradients.col(input.index);
+        break;
+      case CompiledController::Input::Kind::CavityPressure:
+        tau += value * w.volume_gradients.col(input.index);
         break;
       case CompiledController::Input::Kind::JointInput:
         tau(model.joint_inputs[input.index].coordinate) += value;

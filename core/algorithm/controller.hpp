@@ -41,6 +41,9 @@ struct ControllerWorkspace {
   /// scratch for the lengths and dl/dq at q -+ s v
   Eigen::VectorXd tendon_lengths, tendon_curvatures, tendon_lengths_shifted, q_shifted;
   Eigen::MatrixXd tendon_gradients, tendon_gradients_plus, tendon_gradients_minus;
+  /// the controller writes cavity pressures: every cavity's dV/dq at q (nv x pressures)
+  bool uses_pressures = false;
+  Eigen::MatrixXd volume_gradients;
   /// M (factored in mass_factor) and n = ID(q, v, 0, t) of the last controllerInputs() are at its
   /// (t, q, v): a PFBL evaluated them there (the forward dynamics may reuse them)
   bool has_model_terms = false;
@@ -62,8 +65,9 @@ void controlledVariables(const Model& model, Data& data, const CompiledControlle
                          ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v, bool with_jacobian);
 
-/// \brief The LVP tendons' lengths and dl/dq at q into w (what addControllerForces() needs for a
-///        tendon input when the inputs were not evaluated at this q). Nothing without tendons.
+/// \brief The LVP tendons' lengths and dl/dq, and the cavities' dV/dq, at q into w (what
+///        addControllerForces() needs for a tendon or pressure input when the inputs were not
+///        evaluated at this q). Nothing without tendons or pressures.
 void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
                          const Eigen::Ref<const Eigen::VectorXd>& q);
 
@@ -85,8 +89,9 @@ void controllerInputs(const Model& model, Data& data, const CompiledController& 
                       Eigen::Ref<Eigen::VectorXd> u);
 
 /// \brief tau += B(q) u for the controller's inputs (joint inputs on their coordinates, cables
-///        -T dl/dq, LVP tendons -T dl/dq from w.tendon_gradients, which must be at q:
-///        controllerInputs() or controllerTendonsAt() at q leave them there).
+///        -T dl/dq, LVP tendons -T dl/dq from w.tendon_gradients and cavity pressures p dV/dq
+///        from w.volume_gradients, which must be at q: controllerInputs() or
+///        controllerTendonsAt() at q leave them there).
 void addControllerForces(const Model& model, const CompiledController& controller,
                          const ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& u,

@@ -104,6 +104,20 @@ void evaluateAtRest(const Model& model, Data& data, const Eigen::Ref<const Eigen
   worldDistalFrames(w);
 }
 
+// tau += scale dV/dq of one cavity, its body evaluated at q
+void addCavityVolumeGradient(const Model& model, ModelAgnosticWorkspace& w,
+                             const CompiledCavityPressure& pressure,
+                             const Eigen::Ref<const Eigen::VectorXd>& q, double scale,
+                             Eigen::Ref<Eigen::VectorXd> tau) {
+  const int b = bodyOfLink(w, pressure.link);
+  const auto& body = std::get<LvpAgnosticBody>(w.bodies[b]);
+  const int nj = model.joints[body.joint].nq, nb = body.kinematics->dof();
+  LvpKinematics::PointState& state = *w.evaluations[b].lvp;
+  body.kinematics->cavityVolume(q.segment(w.idx_q[b] + nj, nb), state.coefficients, state.unit,
+                                &state.volume_gradient);
+  tau.segment(w.idx_q[b] + nj, nb) += scale * state.volume_gradient;
+}
+
 // tau += B_lvp(q) u for the LVP part of u: tendon tensions, then pressures
 void addLvpInputs(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                   const Eigen::Ref<const Eigen::VectorXd>& tensions,
@@ -117,14 +131,7 @@ void addLvpInputs(const Model& model, Data& data, const Eigen::Ref<const Eigen::
   }
   for (std::size_t i = 0; i < model.cavity_pressures.size(); ++i) {
     const double p = pressures(static_cast<Eigen::Index>(i));
-    if (p == 0.0) continue;
-    const int b = bodyOfLink(w, model.cavity_pressures[i].link);
-    const auto& body = std::get<LvpAgnosticBody>(w.bodies[b]);
-    const int nj = model.joints[body.joint].nq, nb = body.kinematics->dof();
-    LvpKinematics::PointState& state = *w.evaluations[b].lvp;
-    body.kinematics->cavityVolume(q.segment(w.idx_q[b] + nj, nb), state.coefficients, state.unit,
-                                  &state.volume_gradient);
-    tau.segment(w.idx_q[b] + nj, nb) += p * state.volume_gradient;
+    if (p != 0.0) addCavityVolumeGradient(model, w, model.cavity_pressures[i], q, p, tau);
   }
 }
 
@@ -189,6 +196,17 @@ void lvpTendonLengths(const Model& model, Data& data, const Eigen::Ref<const Eig
   }
 }
 
+void cavityVolumeGradients(const Model& model, Data& data,
+                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                           Eigen::Ref<Eigen::MatrixXd> gradients) {
+  evaluateAtRest(model, data, q);
+  gradients.setZero();
+  for (std::size_t i = 0; i < model.cavity_pressures.size(); ++i) {
+    addCavityVolumeGradient(model, data.agnostic, model.cavity_pressures[i], q, 1.0,
+                            gradients.col(static_cast<Eigen::Index>(i)));
+  }
+}
+
 void addLvpActuationForces(const Model& model, Data& data,
                            const Eigen::Ref<const Eigen::VectorXd>& q, double t,
                            Eigen::Ref<Eigen::VectorXd> tau) {
@@ -199,8 +217,11 @@ void addLvpActuationForces(const Model& model, Data& data,
     w.lvp_inputs(static_cast<Eigen::Index>(i)) = tendon.controlled ? 0.0 : tendon.tension(t);
   }
   const auto tendons = static_cast<Eigen::Index>(model.lvp_tendons.size());
-  for (std::size_t i = 0; i < model.cavity_pressures.size(); ++i)
-    w.lvp_inputs(tendons + static_cast<Eigen::Index>(i)) = model.cavity_pressures[i].pressure(t);
+  for (std::size_t i = 0; i < model.cavity_pressures.size(); ++i) {
+    const CompiledCavityPressure& pressure = model.cavity_pressures[i];
+    w.lvp_inputs(tendons + static_cast<Eigen::Index>(i)) =
+        pressure.controlled ? 0.0 : pressure.pressure(t);
+  }
   addLvpInputs(model, data, q, w.lvp_inputs.head(tendons),
                w.lvp_inputs.tail(static_cast<Eigen::Index>(model.cavity_pressures.size())), tau);
 }

@@ -45,6 +45,13 @@ double lvpTendonLength(const Model& model, Data& data, int tendon,
 void lvpTendonLengths(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                       Eigen::Ref<Eigen::VectorXd> lengths, Eigen::Ref<Eigen::MatrixXd> gradients);
 
+/// \brief The generalised force of each cavity pressure at 1 Pa, dV/dq (column i for
+///        Model::cavity_pressures[i], nv x pressures; zero outside the cavity's body), from one
+///        evaluation of the bodies at (q, 0) in data.agnostic. Allocation-free.
+void cavityVolumeGradients(const Model& model, Data& data,
+                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                           Eigen::Ref<Eigen::MatrixXd> gradients);
+
 /// \brief tau += the LVP tendons' and cavity pressures' generalised forces at time t, with the
 ///        bodies' evaluations already at q in data.agnostic (as after the model-agnostic passes:
 ///        the distal frames and joint Jacobians do not depend on v).

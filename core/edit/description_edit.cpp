@@ -947,7 +947,7 @@ namespace {
 void dropOrphanControllers(Json& json) {
   if (!json.contains("controllers")) return;
   std::set<std::string> inputs, links;
-  for (const char* key : {"joint_inputs", "cables", "lvp_tendons"}) {
+  for (const char* key : {"joint_inputs", "cables", "lvp_tendons", "cavity_pressures"}) {
     if (!json.contains(key)) continue;
     for (const Json& item : json[key]) {
       if (item.contains("name")) inputs.insert(item["name"].get<std::string>());

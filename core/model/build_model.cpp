@@ -478,6 +478,10 @@ class ModelBuilder {
         in.index = tendon;
         in.min = std::max(in.min, 0.0);
         model_.lvp_tendons[tendon].controlled = true;
+      } else if (const int cavity = cavityPressureIndex(input.name); cavity >= 0) {
+        in.kind = CompiledController::Input::Kind::CavityPressure;
+        in.index = cavity;
+        model_.cavity_pressures[cavity].controlled = true;
       } else {
         in.index = forceInputIndex(input.name);
         model_.joint_inputs[in.index].controlled = true;
@@ -496,6 +500,13 @@ class ModelBuilder {
   int lvpTendonIndex(const std::string& name) const {
     for (std::size_t c = 0; c < robot_.lvp_tendons.size(); ++c) {
       if (robot_.lvp_tendons[c].name == name) return static_cast<int>(c);
+    }
+    return -1;
+  }
+
+  int cavityPressureIndex(const std::string& name) const {
+    for (std::size_t c = 0; c < robot_.cavity_pressures.size(); ++c) {
+      if (robot_.cavity_pressures[c].name == name) return static_cast<int>(c);
     }
     return -1;
   }

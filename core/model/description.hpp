@@ -301,12 +301,12 @@ struct ControlledVariableDesc {
   bool operator==(const ControlledVariableDesc&) const = default;
 };
 
-/// \brief An input a controller writes: a force-mode joint input, a cable or an LVP tendon, by
-///        name, with its saturation. A cable or tendon never pushes: its tension is at least
-///        max(min, 0).
+/// \brief An input a controller writes: a force-mode joint input, a cable, an LVP tendon or a
+///        cavity pressure, by name, with its saturation. A cable or tendon never pushes: its
+///        tension is at least max(min, 0).
 struct ControllerInputDesc {
   std::string name;
-  std::optional<double> min, max;  ///< [N m, N]; absent: unbounded
+  std::optional<double> min, max;  ///< [N m, N, Pa]; absent: unbounded
   bool operator==(const ControllerInputDesc&) const = default;
 };
 

@@ -182,9 +182,9 @@ struct CompiledController {
     std::string label;  ///< the coordinate's name, or "<cable> length"
   };
   struct Input {
-    enum class Kind { JointInput, Cable, LvpTendon };
+    enum class Kind { JointInput, Cable, LvpTendon, CavityPressure };
     Kind kind = Kind::JointInput;
-    int index = 0;                ///< in Model::joint_inputs, Model::cables or Model::lvp_tendons
+    int index = 0;  ///< in Model::joint_inputs, cables, lvp_tendons or cavity_pressures
     double min = 0.0, max = 0.0;  ///< saturation (-inf, +inf when unbounded; a cable's min >= 0)
     std::string name;
   };
@@ -242,7 +242,8 @@ struct CompiledLvpTendon {
 struct CompiledCavityPressure {
   std::string name;
   int link = -1;
-  TimeFunction pressure;  ///< [Pa], relative to the outside
+  TimeFunction pressure;    ///< [Pa], relative to the outside
+  bool controlled = false;  ///< a controller writes it (addLvpActuationForces() skips it)
 };
 
 /// \brief A range of coordinates [idx, idx + n).

@@ -438,7 +438,11 @@ bool isControllableInput(const RobotDescription& robot, const std::string& name,
   for (const LvpTendonDesc& tendon : robot.lvp_tendons) {
     if (tendon.name == name) return true;
   }
-  why_not = "unknown input \"" + name + "\" (name a joint input, a cable or an LVP tendon)";
+  for (const CavityPressureDesc& pressure : robot.cavity_pressures) {
+    if (pressure.name == name) return true;
+  }
+  why_not = "unknown input \"" + name +
+            "\" (name a joint input, a cable, an LVP tendon or a cavity pressure)";
   return false;
 }
 
@@ -509,6 +513,14 @@ std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& 
       return DescriptionProblem{"/lvp_tendons/" + std::to_string(i) + "/name",
                                 "\"" + name + "\" also names " + first->second};
     }
+    named.emplace(name, "/lvp_tendons/" + std::to_string(i) + "/name");
+  }
+  for (std::size_t i = 0; i < robot.cavity_pressures.size(); ++i) {
+    const std::string& name = robot.cavity_pressures[i].name;
+    const std::string at = "/cavity_pressures/" + std::to_string(i) + "/name";
+    if (const auto first = named.find(name); first != named.end())
+      return DescriptionProblem{at, "\"" + name + "\" also names " + first->second};
+    named.emplace(name, at);
   }
   struct Writer {
     std::string pointer;

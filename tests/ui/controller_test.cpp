@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -17,7 +19,6 @@
 
 namespace tendril {
 namespace {
-
 
 TEST(ControllerGuiTest, AddControllerRunsAndPlotsSetPointBesideValueKeptInTheRecording) {
   QSettings().clear();
@@ -56,6 +57,9 @@ TEST(ControllerGuiTest, AddControllerRunsAndPlotsSetPointBesideValueKeptInTheRec
   ASSERT_NE(plot, nullptr);
   ASSERT_NE(inputs, nullptr);
   ASSERT_EQ(plot->seriesCount(), 4);  // a set-point and a value per controller
+  int named = 0;  // the legend names each variable once: its set-point is drawn in its colour
+  for (QLegendMarker* marker : plot->chart()->legend()->markers()) named += marker->isVisible();
+  EXPECT_EQ(named, 2);
   const QList<QPointF> setpoint = plot->points(0), value = plot->points(1);
   ASSERT_GT(setpoint.size(), 100);
   ASSERT_EQ(setpoint.size(), value.size());

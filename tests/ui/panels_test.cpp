@@ -3,6 +3,8 @@
 #include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPushButton>
@@ -13,6 +15,8 @@
 #include <QTest>
 #include <QValueAxis>
 #include <array>
+#include <utility>
+#include <vector>
 
 #include "ui/panels/nice_ticks.hpp"
 #include "ui/panels/plot_panel.hpp"
@@ -41,6 +45,46 @@ TEST(PlotPanel, DrawsAddedSeries) {
   const QImage drawn = test::grabWindow(panel);
   test::saveScreenshot(drawn, "plot_panel");
   EXPECT_GT(test::countDifferentPixels(empty, drawn), 1000);
+}
+
+// a set-point drawn beside its value: dashed in the value's colour, named once in the legend,
+// which moves to the right of the plot when a row of the names no longer fits below it
+TEST(PlotPanel, CompanionSeriesShareTheColourAndTheLegendMovesRightWhenTheNamesDoNotFit) {
+  PlotPanel panel;
+  panel.resize(1800, 300);
+  ASSERT_TRUE(test::showAndWait(&panel));
+  std::vector<std::pair<int, int>> pairs;  // (set-point, value)
+  for (int k = 0; k < 6; ++k) {
+    const QString name = QString("segment%1_tendon length").arg(k + 1);
+    const int setpoint = panel.addSeries(name + " set-point");
+    const int value = panel.addSeries(name);
+    panel.setSeriesCompanion(setpoint, value);
+    pairs.emplace_back(setpoint, value);
+    for (int i = 0; i <= 50; ++i) {
+      panel.appendPoint(setpoint, 0.02 * i, 0.3 - 0.001 * k * i);
+      panel.appendPoint(value, 0.02 * i, 0.3 - 0.001 * k * i + 0.002);
+    }
+  }
+  QTest::qWait(50);
+  const QList<QAbstractSeries*> series = panel.chart()->series();
+  int named = 0;
+  for (QLegendMarker* marker : panel.chart()->legend()->markers()) named += marker->isVisible();
+  EXPECT_EQ(named, 6);
+  for (const auto& [setpoint, value] : pairs) {
+    const QPen dashed = static_cast<QLineSeries*>(series[setpoint])->pen();
+    const QPen solid = static_cast<QLineSeries*>(series[value])->pen();
+    EXPECT_EQ(dashed.color(), solid.color());
+    EXPECT_EQ(dashed.style(), Qt::DashLine);
+    EXPECT_EQ(solid.style(), Qt::SolidLine);
+  }
+  EXPECT_EQ(panel.chart()->legend()->alignment(), Qt::AlignBottom);
+  panel.resize(420, 300);
+  QTest::qWait(50);
+  EXPECT_EQ(panel.chart()->legend()->alignment(), Qt::AlignRight);
+  test::saveScreenshot(test::grabWindow(panel), "plot_panel_narrow_legend");
+  panel.resize(1800, 300);
+  QTest::qWait(50);
+  EXPECT_EQ(panel.chart()->legend()->alignment(), Qt::AlignBottom);
 }
 
 // a placeholder text is drawn over the empty chart and goes with the first points

@@ -5,7 +5,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QImageWriter>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QMenu>
@@ -99,15 +101,41 @@ int PlotPanel::addSeries(const QString& name) {
   series_.push_back(series);
   data_.emplace_back();
   stale_.push_back(false);
+  named_.push_back(true);
+  placeLegend();
   return static_cast<int>(series_.size()) - 1;
 }
 
-void PlotPanel::setSeriesDashed(int series) {
-  if (series < 0 || series >= seriesCount()) return;
-  QPen pen = series_[static_cast<std::size_t>(series)]->pen();
+void PlotPanel::setSeriesCompanion(int series, int of) {
+  if (series < 0 || series >= seriesCount() || of < 0 || of >= seriesCount()) return;
+  QLineSeries* companion = series_[static_cast<std::size_t>(series)];
+  QPen pen = companion->pen();
+  pen.setColor(series_[static_cast<std::size_t>(of)]->pen().color());
   pen.setStyle(Qt::DashLine);
   pen.setWidthF(std::max(pen.widthF(), 1.5));
-  series_[static_cast<std::size_t>(series)]->setPen(pen);
+  companion->setPen(pen);
+  for (QLegendMarker* marker : chart()->legend()->markers(companion)) marker->setVisible(false);
+  named_[static_cast<std::size_t>(series)] = false;
+  placeLegend();
+}
+
+// below the plot while the names fit in one row there (the plot keeps its width), on the right,
+// one name a line, when they do not: a row of a dozen names would be cut to their first letters
+void PlotPanel::placeLegend() {
+  QLegend* legend = chart()->legend();
+  const QFontMetrics metrics(legend->font());
+  const int marker_and_spacing = 2 * metrics.height();
+  int row_width = 0;
+  for (std::size_t s = 0; s < series_.size(); ++s) {
+    if (named_[s]) row_width += marker_and_spacing + metrics.horizontalAdvance(series_[s]->name());
+  }
+  const Qt::Alignment wanted = row_width > viewport()->width() ? Qt::AlignRight : Qt::AlignBottom;
+  if (legend->alignment() != wanted) legend->setAlignment(wanted);
+}
+
+void PlotPanel::resizeEvent(QResizeEvent* event) {
+  QChartView::resizeEvent(event);
+  placeLegend();
 }
 
 void PlotPanel::appendPoint(int series, double t, double y) {
@@ -141,6 +169,7 @@ void PlotPanel::clear() {
   series_.clear();
   data_.clear();
   stale_.clear();
+  named_.clear();
   pending_bounds_.reset();
   cursor_ = nullptr;
   cursor_time_ = std::numeric_limits<double>::quiet_NaN();

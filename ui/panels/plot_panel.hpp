@@ -30,8 +30,9 @@ class PlotPanel : public QChartView {
   ///        to keep every point in view.
   void appendPoint(int series, double t, double y);
 
-  /// \brief Draws series \p series dashed (a set-point beside its value).
-  void setSeriesDashed(int series);
+  /// \brief Draws series \p series dashed in the colour of series \p of and leaves it out of the
+  ///        legend: a set-point drawn beside its value, which the legend names once.
+  void setSeriesCompanion(int series, int of);
 
   /// \brief Appends \p points (x = t) to series \p series at once: one relayout of the chart
   ///        for the whole batch, which keeps long live plots cheap.
@@ -96,9 +97,11 @@ class PlotPanel : public QChartView {
   void contextMenuEvent(QContextMenuEvent* event) override;
   void paintEvent(QPaintEvent* event) override;
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void reportExportFailure(const QString& path);
+  void placeLegend();
   void resetAxes();
   void growAxes(const QPointF& low, const QPointF& high);
   void updateCursor();
@@ -121,6 +124,7 @@ class PlotPanel : public QChartView {
   std::vector<QLineSeries*> series_;
   std::vector<QList<QPointF>> data_;  ///< every point of each series; the chart draws a subset
   std::vector<bool> stale_;           ///< the chart does not yet draw what data_ holds
+  std::vector<bool> named_;           ///< the legend names the series (not a companion)
   bool redraw_scheduled_ = false;
   bool in_redraw_ = false;
   std::optional<Bounds> pending_bounds_;  ///< of the points appended since the last redraw

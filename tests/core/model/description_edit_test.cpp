@@ -7,6 +7,7 @@
 #include "core/algorithm/actuation.hpp"
 #include "core/io/json_io.hpp"
 #include "core/model/model.hpp"
+#include "tests/support/test_models.hpp"
 
 namespace tendril {
 namespace {
@@ -113,6 +114,22 @@ TEST(DescriptionEdit, RemovesOneCable) {
   removeItem(robot, "/cables/0");
   ASSERT_EQ(robot.cables.size(), 1u);
   EXPECT_EQ(robot.cables[0].name, "cable2");
+}
+
+// a controller writing a cavity's pressure stays while its inputs do, and goes with the pressure
+TEST(DescriptionEdit, APressureControllerGoesWithItsPressureOnly) {
+  RobotDescription robot = test::example("lvp_single_body");
+  ControllerDesc controller;
+  controller.name = "inflate";
+  controller.type = ControllerDesc::Type::CollocatedPfbl;
+  controller.controlled = {
+      {ControlledVariableDesc::Kind::Coordinate, "body/lvp/source/0", TimeFunction::constant(0.0)}};
+  controller.inputs = {{"chamber", std::nullopt, std::nullopt}};
+  robot.controllers = {controller};
+  removeItem(robot, "/lvp_tendons/0");
+  ASSERT_EQ(robot.controllers.size(), 1u);
+  removeItem(robot, "/cavity_pressures/0");
+  EXPECT_TRUE(robot.controllers.empty());
 }
 
 TEST(DescriptionEdit, SetsAFieldByPointerAndRejectsAnInvalidOneNamingIt) {

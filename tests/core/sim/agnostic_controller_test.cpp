@@ -155,6 +155,87 @@ TEST(AgnosticController, PfblMakesPccCableLengthsFollowTheLinearClosedLoop) {
   EXPECT_LT(worstTrackingError(model, run, q0), 1e-8);
 }
 
+// the bundled single LVP body with its cavity's pressure written by a PFBL on the body's source
+// coordinate (the cavity's inflation), from rest to `inflation` by a cubic over 0.5 s; its tendon
+// keeps pulling open loop
+RobotDescription cavityInflatedByItsPressure(double inflation) {
+  RobotDescription robot = test::example("lvp_single_body");
+  ControllerDesc controller;
+  controller.name = "inflate";
+  controller.type = ControllerDesc::Type::CollocatedPfbl;
+  controller.controlled = {{ControlledVariableDesc::Kind::Coordinate, "body/lvp/source/0",
+                            cubic(0.0, inflation, 0.0, 0.5)}};
+  controller.inputs = {{"chamber", std::nullopt, std::nullopt}};
+  controller.kp = {kKp};
+  controller.kd = {kKd};
+  robot.controllers = {controller};
+  return robot;
+}
+
+// (a) with a pressure as the input, B's column is the cavity's dV/dq: y'' = a holds exactly only
+// if it is the pressure's generalised force, so the error follows the linear closed loop
+TEST(AgnosticController, PfblInflatesAnLvpCavityThroughItsPressureAlongTheLinearClosedLoop) {
+  const Model model = buildModel(cavityInflatedByItsPressure(1e-5));
+  ASSERT_TRUE(model.cavity_pressures[0].controlled);
+  EXPECT_EQ(model.controllers[0].inputs[0].kind, CompiledController::Input::Kind::CavityPressure);
+  const Eigen::VectorXd q0 = Eigen::VectorXd::Zero(model.nq);
+  const SimulationResult run =
+      simulate(model, q0, Eigen::VectorXd::Zero(model.nv), tightAgnosticBdf(0.6));
+  ASSERT_TRUE(run.completed) << run.message;
+  EXPECT_LT(worstTrackingError(model, run, q0), 1e-8);
+}
+
+// a written pressure drops its time function from the model's own inputs, the others stay; the
+// force the controller adds for a pressure p is applyInputs()' for p in that cavity
+TEST(AgnosticController, ControlledPressureLosesItsTimeFunctionAndActsThroughTheVolumeGradient) {
+  const Model model = buildModel(cavityInflatedByItsPressure(1e-5));
+  Data data(model);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq);
+  q(0) = 0.05, q(8) = 4e-6;  // stretched and inflated
+  const double t = 1.5;      // the pressure's own ramp is half-way (10 kPa)
+  modelAgnosticID(model, data, q, zero, zero, t);
+  const Eigen::VectorXd Bu = data.agnostic.Bu;
+  Eigen::VectorXd u = inputValues(model, t);
+  ASSERT_GT(u(1), 0.0);
+  u(1) = 0.0;
+  Eigen::VectorXd expected(model.nv);
+  applyInputs(model, data, q, u, expected);
+  EXPECT_LT((Bu - expected).norm(), 1e-12 * expected.norm());
+
+  ControllerWorkspace w(model, model.controllers[0]);
+  controllerTendonsAt(model, data, w, q);
+  Eigen::VectorXd controlled = Eigen::VectorXd::Zero(model.nv), applied(model.nv);
+  addControllerForces(model, model.controllers[0], w, q, Eigen::VectorXd::Constant(1, 2e4),
+                      controlled);
+  applyInputs(model, data, q, Eigen::Vector2d(0.0, 2e4), applied);
+  EXPECT_GT(applied.norm(), 0.0);
+  EXPECT_LT((controlled - applied).norm(), 1e-12 * applied.norm());
+}
+
+// a pressure is an input name like the others: unique among them, and found by controllers
+TEST(AgnosticController, PressureNamesAreUniqueAmongTheInputs) {
+  RobotDescription robot = cavityInflatedByItsPressure(1e-5);
+  robot.cavity_pressures[0].name = "tendon_x";
+  robot.controllers[0].inputs[0].name = "tendon_x";
+  try {
+    (void)buildModel(robot);
+    FAIL() << "a pressure named like a tendon must be rejected";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.pointer(), "/cavity_pressures/0/name");
+    EXPECT_THAT(error.what(), ::testing::HasSubstr("also names /lvp_tendons/0/name"));
+  }
+  robot = cavityInflatedByItsPressure(1e-5);
+  robot.controllers[0].inputs[0].name = "vent";
+  try {
+    (void)buildModel(robot);
+    FAIL() << "an unknown input must be rejected";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.pointer(), "/controllers/0/inputs/0");
+    EXPECT_THAT(error.what(), ::testing::HasSubstr("or a cavity pressure"));
+  }
+}
+
 // the tendon lengths' J-dot v (a central difference of dl/dq along v) against the second
 // difference of l(q + s v) at a coarser step
 TEST(AgnosticController, TendonLengthCurvatureIsTheSecondDerivativeAlongTheVelocity) {
