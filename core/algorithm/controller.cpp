@@ -98,11 +98,10 @@ void tendonLengthCurvatures(const Model& model, Data& data, ControllerWorkspace&
 void trackingCommand(const CompiledController& controller, ControllerWorkspace& w, double t,
                      bool with_acceleration) {
   for (std::size_t k = 0; k < controller.variables.size(); ++k) {
-    const TimeFunction& setpoint = controller.variables[k].setpoint;
     const auto i = static_cast<Eigen::Index>(k);
-    w.command(i) = controller.kp(i) * (setpoint(t) - w.y(i)) +
-                   controller.kd(i) * (setpoint.derivative(t, 1) - w.y_rate(i));
-    if (with_acceleration) w.command(i) += setpoint.derivative(t, 2);
+    w.command(i) = controller.kp(i) * (controllerSetpoint(controller, k, t, 0) - w.y(i)) +
+                   controller.kd(i) * (controllerSetpoint(controller, k, t, 1) - w.y_rate(i));
+    if (with_acceleration) w.command(i) += controllerSetpoint(controller, k, t, 2);
   }
 }
 
@@ -115,6 +114,12 @@ void saturate(const CompiledController& controller, Eigen::Ref<Eigen::VectorXd> 
 }
 
 }  // namespace
+
+double controllerSetpoint(const CompiledController& controller, std::size_t variable, double t,
+                          int order) {
+  if (order > 0 && controller.setpointFrozen(t)) return 0.0;
+  return controller.variables[variable].setpoint.derivative(controller.setpointTime(t), order);
+}
 
 void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
                          const Eigen::Ref<const Eigen::VectorXd>& q) {
@@ -166,6 +171,14 @@ void controlledVariables(const Model& model, Data& data, const CompiledControlle
 void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
                       ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> u) {
+  controllerInputs(model, data, controller, w, t, q, v, w.zero, u);
+}
+
+void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
+                      ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v,
+                      const Eigen::Ref<const Eigen::VectorXd>& known_forces,
+                      Eigen::Ref<Eigen::VectorXd> u) {
   w.has_model_terms = false;
   controlledVariables(model, data, controller, w, q, v, true);
   inputColumns(model, controller, w, q);
@@ -176,7 +189,7 @@ void controllerInputs(const Model& model, Data& data, const CompiledController& 
       const Eigen::VectorXd& n = modelAgnosticID(model, data, q, w.zero, w.zero, t);
       for (std::size_t k = 0; k < controller.variables.size(); ++k) {
         const int coordinate = controller.variables[k].index;
-        w.command(static_cast<Eigen::Index>(k)) += n(coordinate);
+        w.command(static_cast<Eigen::Index>(k)) += n(coordinate) - known_forces(coordinate);
         w.gain.row(static_cast<Eigen::Index>(k)) = w.B.row(coordinate);
       }
       break;
@@ -187,6 +200,7 @@ void controllerInputs(const Model& model, Data& data, const CompiledController& 
       for (std::size_t k = 0; k < controller.variables.size(); ++k)
         w.a_full(controller.variables[k].index) = w.command(static_cast<Eigen::Index>(k));
       w.command = modelAgnosticID(model, data, q, v, w.a_full, t);
+      w.command -= known_forces;
       w.gain = w.B;
       break;
     }
@@ -197,7 +211,7 @@ void controllerInputs(const Model& model, Data& data, const CompiledController& 
       w.mass_factor.compute(data.agnostic.M);
       w.Minv_B = w.B;
       w.mass_factor.solveInPlace(w.Minv_B);
-      w.Minv_n = w.n;
+      w.Minv_n = w.n - known_forces;  // n stays ID(q, v, 0, t) for the forward dynamics
       w.mass_factor.solveInPlace(w.Minv_n);
       w.command -= w.y_curvature;
       w.command.noalias() += w.J * w.Minv_n;

@@ -49,6 +49,12 @@ struct ControllerWorkspace {
   bool has_model_terms = false;
 };
 
+/// \brief The set-point of a controlled variable at t (order 0) or its rate of that order (1, 2):
+///        its time function at t, or, once a held controller's window has ended, its value at the
+///        window's end with rates 0 (CompiledController::setpointTime).
+[[nodiscard]] double controllerSetpoint(const CompiledController& controller, std::size_t variable,
+                                        double t, int order);
+
 /// \brief The controlled variables at (q, v): y, y' = J v and J-dot v into the workspace, and J
 ///        when with_jacobian. A coordinate: y = q_i; a cable length: y = l(q), J = dl/dq
 ///        (cableLengthCurvature() gives J-dot v); an LVP tendon's length: y = l(q), J = dl/dq
@@ -73,6 +79,14 @@ void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
 void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
                       ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
                       const Eigen::Ref<const Eigen::VectorXd>& v, Eigen::Ref<Eigen::VectorXd> u);
+/// \brief The same with \p known_forces (nv): generalised forces of other controllers' inputs
+///        that the law counts as known loads (subtracted from n), e.g. the tendons of a soft
+///        arm's controller that a PFBL on the rigid joints carrying it must cancel.
+void controllerInputs(const Model& model, Data& data, const CompiledController& controller,
+                      ControllerWorkspace& w, double t, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v,
+                      const Eigen::Ref<const Eigen::VectorXd>& known_forces,
+                      Eigen::Ref<Eigen::VectorXd> u);
 
 /// \brief tau += B(q) u for the controller's inputs (joint inputs on their coordinates, cables
 ///        -T dl/dq, LVP tendons -T dl/dq from w.tendon_gradients and cavity pressures p dV/dq

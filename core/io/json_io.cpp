@@ -662,6 +662,9 @@ JointInputDesc readJointInput(const Json& json, const std::string& pointer) {
   return input;
 }
 
+const std::map<ControllerWindowDesc::After, std::string> kControllerAfterNames = {
+    {ControllerWindowDesc::After::Off, "off"}, {ControllerWindowDesc::After::Hold, "hold"}};
+
 const std::map<ControllerDesc::Type, std::string> kControllerTypeNames = {
     {ControllerDesc::Type::PdGravityCompensation, "pd_gravity_compensation"},
     {ControllerDesc::Type::ComputedTorque, "computed_torque"},
@@ -721,6 +724,18 @@ std::vector<double> readGains(ObjectReader& in, const std::string& key) {
   return gains;
 }
 
+// the window [from, until) and what follows it (findControllerProblem() checks until > from)
+ControllerWindowDesc readControllerWindow(const Json& json, const std::string& pointer) {
+  ObjectReader in(json, pointer);
+  ControllerWindowDesc window;
+  window.from = in.nonNegative("from", 0.0);
+  if (in.has("until")) window.until = in.number("until");
+  window.after = in.enumeration("after", kControllerAfterNames,
+                                std::optional(ControllerWindowDesc::After::Off));
+  in.rejectUnknownKeys();
+  return window;
+}
+
 ControllerDesc readController(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   ControllerDesc controller;
@@ -744,6 +759,8 @@ ControllerDesc readController(const Json& json, const std::string& pointer) {
   controller.kp = readGains(in, "kp");
   controller.kd = readGains(in, "kd");
   controller.sample_period = in.nonNegative("sample_period", 0.0);
+  if (const Json* active = in.optional("active"))
+    controller.active = readControllerWindow(*active, in.at("active"));
   in.rejectUnknownKeys();
   return controller;
 }
@@ -1127,13 +1144,20 @@ Json writeController(const ControllerDesc& controller) {
     if (input.max) entry["max"] = *input.max;
     inputs.push_back(entry);
   }
-  return Json{{"name", controller.name},
-              {"type", kControllerTypeNames.at(controller.type)},
-              {"controlled", controlled},
-              {"inputs", inputs},
-              {"kp", controller.kp},
-              {"kd", controller.kd},
-              {"sample_period", controller.sample_period}};
+  Json out{{"name", controller.name},
+           {"type", kControllerTypeNames.at(controller.type)},
+           {"controlled", controlled},
+           {"inputs", inputs},
+           {"kp", controller.kp},
+           {"kd", controller.kd},
+           {"sample_period", controller.sample_period}};
+  if (controller.active) {
+    Json window{{"from", controller.active->from},
+                {"after", kControllerAfterNames.at(controller.active->after)}};
+    if (controller.active->until) window["until"] = *controller.active->until;
+    out["active"] = window;
+  }
+  return out;
 }
 
 Json writeClosedChainFrame(const ClosedChainFrameDesc& frame) {

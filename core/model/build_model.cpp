@@ -432,6 +432,11 @@ class ModelBuilder {
     compiled.name = desc.name;
     compiled.type = desc.type;
     compiled.sample_period = desc.sample_period;
+    if (desc.active) {
+      compiled.active_from = desc.active->from;
+      if (desc.active->until) compiled.active_until = *desc.active->until;
+      compiled.after = desc.active->after;
+    }
     const auto n = static_cast<Eigen::Index>(desc.controlled.size());
     for (Eigen::Index k = 0; k < n; ++k) {
       const ControlledVariableDesc& variable = desc.controlled[k];

@@ -310,6 +310,19 @@ struct ControllerInputDesc {
   bool operator==(const ControllerInputDesc&) const = default;
 };
 
+/// \brief When a controller runs: [from, until). Before from it writes nothing (its inputs are
+///        0); from until on it writes nothing (Off) or keeps regulating to its set-point frozen at
+///        until, with zero set-point rates (Hold). A schedule of controllers is a list of them with
+///        windows; two may write the same input only if their spans (to +inf when held) are
+///        disjoint.
+struct ControllerWindowDesc {
+  enum class After { Off, Hold };
+  double from = 0.0;            ///< [s], >= 0
+  std::optional<double> until;  ///< [s], > from; absent: no end
+  After after = After::Off;
+  bool operator==(const ControllerWindowDesc&) const = default;
+};
+
 /// \brief A feedback law evaluated inside the dynamics (docs/theory/controllers.md): it reads the
 ///        state and writes inputs, replacing the inputs' own time functions.
 struct ControllerDesc {
@@ -326,7 +339,8 @@ struct ControllerDesc {
   /// error dynamics e'' + K_D e' + K_P e = 0 [1/s^2; 1/s]
   std::vector<double> kp{1.0};
   std::vector<double> kd{1.0};
-  double sample_period = 0.0;  ///< zero-order hold [s]; 0 = at every evaluation
+  double sample_period = 0.0;                  ///< zero-order hold [s]; 0 = at every evaluation
+  std::optional<ControllerWindowDesc> active;  ///< absent: always active
   bool operator==(const ControllerDesc&) const = default;
 };
 

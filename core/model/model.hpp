@@ -12,6 +12,8 @@
 // frame; q_j = q.segment(idx_q, nq) the coordinates it depends on.
 
 #include <Eigen/Core>
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -190,6 +192,18 @@ struct CompiledController {
   std::vector<Input> inputs;   ///< as many as variables
   Eigen::VectorXd kp, kd;      ///< one per variable
   double sample_period = 0.0;  ///< zero-order hold [s]; 0 = every evaluation
+  /// the window [active_from, active_until) (0, +inf without one) and what follows it
+  double active_from = 0.0;
+  double active_until = std::numeric_limits<double>::infinity();
+  ControllerWindowDesc::After after = ControllerWindowDesc::After::Off;
+  /// \brief Whether the law runs at t: inside the window, or after it when held.
+  bool activeAt(double t) const {
+    return t >= active_from && (t < active_until || after == ControllerWindowDesc::After::Hold);
+  }
+  /// \brief The time at which the set-points are read at t: t, or active_until once held
+  ///        (the set-point's rates are then 0).
+  double setpointTime(double t) const { return std::min(t, active_until); }
+  bool setpointFrozen(double t) const { return t >= active_until; }
 };
 
 /// \brief A coordinate prescribed by a position-mode joint input: q_k = position(t).

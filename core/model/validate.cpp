@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <sstream>
 
 #include "core/math/quadrature.hpp"
 
@@ -444,6 +446,46 @@ bool isControllableInput(const RobotDescription& robot, const std::string& name,
   return false;
 }
 
+// the times a controller writes its inputs: [from, until), to +inf without an end or when held
+struct ControllerSpan {
+  double from = 0.0, until = std::numeric_limits<double>::infinity();
+};
+
+ControllerSpan controllerSpan(const ControllerDesc& controller) {
+  ControllerSpan span;
+  if (!controller.active) return span;
+  span.from = controller.active->from;
+  if (controller.active->until && controller.active->after == ControllerWindowDesc::After::Off)
+    span.until = *controller.active->until;
+  return span;
+}
+
+std::string describeSpan(const ControllerSpan& span) {
+  std::ostringstream text;
+  text << "[" << span.from << ", ";
+  if (std::isfinite(span.until)) {
+    text << span.until << ")";
+  } else {
+    text << "inf)";
+  }
+  return text.str();
+}
+
+// the problem of a controller's window: a start before 0, an end not after the start
+std::optional<DescriptionProblem> findWindowProblem(const ControllerDesc& controller,
+                                                    const std::string& at) {
+  if (!controller.active) return std::nullopt;
+  const ControllerWindowDesc& window = *controller.active;
+  if (!(window.from >= 0.0) || !std::isfinite(window.from))
+    return DescriptionProblem{at + "/active/from", "must be a finite time >= 0 s"};
+  if (window.until && !(*window.until > window.from && std::isfinite(*window.until))) {
+    std::ostringstream text;
+    text << "must be a finite time after from (" << window.from << " s)";
+    return DescriptionProblem{at + "/active/until", text.str()};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& robot) {
@@ -480,11 +522,17 @@ std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& 
       return DescriptionProblem{at, "\"" + name + "\" also names " + first->second};
     named.emplace(name, at);
   }
-  std::map<std::string, std::string> written_by;  // input name -> pointer of its first writer
+  struct Writer {
+    std::string pointer;
+    ControllerSpan span;
+  };
+  std::multimap<std::string, Writer> written_by;  // input name -> its earlier writers
   for (std::size_t i = 0; i < robot.controllers.size(); ++i) {
     const ControllerDesc& controller = robot.controllers[i];
     const std::string at = "/controllers/" + std::to_string(i);
     if (controller.name.empty()) return DescriptionProblem{at + "/name", "must be non-empty"};
+    if (auto problem = findWindowProblem(controller, at)) return problem;
+    const ControllerSpan span = controllerSpan(controller);
     const std::size_t n = controller.controlled.size();
     if (n == 0) return DescriptionProblem{at + "/controlled", "expected a non-empty array"};
     for (std::size_t k = 0; k < n; ++k) {
@@ -520,11 +568,19 @@ std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& 
       std::string why_not;
       if (!isControllableInput(robot, input.name, why_not))
         return DescriptionProblem{input_at, why_not};
-      if (const auto first = written_by.find(input.name); first != written_by.end()) {
-        return DescriptionProblem{
-            input_at, "input \"" + input.name + "\" is already written by " + first->second};
+      // a schedule: one input, several controllers, windows that never overlap
+      const auto [first, last] = written_by.equal_range(input.name);
+      for (auto earlier = first; earlier != last; ++earlier) {
+        const ControllerSpan& other = earlier->second.span;
+        if (span.from < other.until && other.from < span.until) {
+          return DescriptionProblem{input_at,
+                                    "input \"" + input.name + "\" is already written by " +
+                                        earlier->second.pointer + " over " + describeSpan(other) +
+                                        ", which overlaps this controller's " + describeSpan(span) +
+                                        " (a held controller writes until the end of the run)"};
+        }
       }
-      written_by[input.name] = input_at;
+      written_by.emplace(input.name, Writer{input_at, span});
       if (input.min && input.max && !(*input.min <= *input.max))
         return DescriptionProblem{input_at + "/max", "must not be below min"};
     }

@@ -1,6 +1,8 @@
 #pragma once
 // The model's controllers in the simulation loop: their inputs at every evaluation of the
-// dynamics, or held between sample instants (zero-order hold), and what a run records of them.
+// dynamics, or held between sample instants (zero-order hold), inside their time windows (a
+// schedule; outside a window a controller writes nothing, or regulates to its frozen set-point
+// when held), and what a run records of them.
 
 #include <Eigen/Core>
 #include <vector>
@@ -31,9 +33,11 @@ class ControllerLoop {
   ///        and n = ID(q, v, 0, t) at that same state (a PFBL evaluated now, not held), whose
   ///        forward dynamics then needs no pass of its own; null when none did.
   const ControllerWorkspace* modelTerms() const { return model_terms_; }
-  /// \brief Whether some controller holds its inputs (sample_period > 0).
+  /// \brief Whether the run must stop at given instants: some controller holds its inputs
+  ///        (sample_period > 0) or has a window (it switches, or freezes its set-point, there).
   bool sampled() const { return sampled_; }
-  /// \brief The first sample instant k T (any controller's T) after t, +inf when none.
+  /// \brief The first stop after t: a sample instant k T (any controller's T), or the start or
+  ///        end of a controller's window; +inf when none.
   double nextSampleTime(double t) const;
   /// \brief Holds the inputs of every sampled controller whose instant t is (all of them when
   ///        first), from the state (q, v) there.
@@ -44,8 +48,11 @@ class ControllerLoop {
  private:
   const Eigen::VectorXd& inputsOf(std::size_t c, double t, const Eigen::VectorXd& q,
                                   const Eigen::VectorXd& v);
+  void addKnownForces(std::size_t c, const Eigen::VectorXd& q);
   const Model& model_;
   Data data_;
+  // B u of the controllers evaluated so far at this state (the next one's known loads)
+  Eigen::VectorXd known_forces_;
   std::vector<ControllerWorkspace> workspaces_;
   std::vector<Eigen::VectorXd> inputs_;  // the last evaluated, or held, inputs
   std::vector<bool> held_;               // a sampled controller's inputs are held
