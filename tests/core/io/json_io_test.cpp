@@ -393,8 +393,8 @@ const BrokenCase kBrokenCases[] = {
     BrokenCase{"controller_unknown_type.json", "/controllers/0/type", "unknown value \"fuzzy\""},
     BrokenCase{"controller_unknown_tendon_length.json", "/controllers/0/controlled/0/tendon_length",
                "unknown LVP tendon \"tendon_y\""},
-    BrokenCase{"controller_cavity_pressure_input.json", "/controllers/0/inputs/0",
-               "unknown input \"chamber\" (name a joint input, a cable or an LVP tendon)"},
+    BrokenCase{"cavity_pressure_name_taken.json", "/cavity_pressures/0/name",
+               "\"tendon_x\" also names /lvp_tendons/0/name"},
     BrokenCase{"missing_file.json", "", "cannot open"}};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BrokenModelTest, ::testing::ValuesIn(kBrokenCases),
