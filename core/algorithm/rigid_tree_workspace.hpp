@@ -33,7 +33,8 @@ struct RigidTreeWorkspace {
   /// column, so an entry run of M or of the ID derivatives is a few axpys over whole packets
   Eigen::Matrix<double, Eigen::Dynamic, 24> columns;
   /// the same rows stored row by row (nv x 24): a short run (a branched tree numbered breadth
-  /// first has runs of one) reads one contiguous row per entry instead of 24 strided values
+  /// first has runs of one) reads one contiguous row per entry instead of 24 strided values; the
+  /// mass matrix fills only its S block
   Eigen::Matrix<double, Eigen::Dynamic, 24, Eigen::RowMajor> rows;
   Eigen::VectorXd row_scratch;  ///< nv: a row run of the ID derivatives before it is scattered
 
