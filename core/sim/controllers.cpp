@@ -41,6 +41,9 @@ std::vector<std::string> controllerInputLabels(const Model& model) {
 
 ControllerLoop::ControllerLoop(const Model& model)
     : model_(model), data_(model), known_forces_(Eigen::VectorXd::Zero(model.nv)) {
+  // built in place, never moved: a workspace's Eigen::LLT leaves its info unset until it first
+  // factors, and moving one reads it (UBSan: an invalid enum value)
+  workspaces_.reserve(model.controllers.size());
   for (const CompiledController& controller : model.controllers) {
     workspaces_.emplace_back(model, controller);
     inputs_.emplace_back(
