@@ -33,6 +33,7 @@ ControllerWorkspace::ControllerWorkspace(const Model& model, const CompiledContr
     uses_pressures =
         uses_pressures || input.kind == CompiledController::Input::Kind::CavityPressure;
   }
+  if (uses_tendons || uses_pressures) kinematics = ModelAgnosticWorkspace(model);
   if (uses_pressures)
     volume_gradients.resize(model.nv, static_cast<Eigen::Index>(model.cavity_pressures.size()));
   if (!uses_tendons) return;
@@ -76,7 +77,7 @@ void inputColumns(const Model& model, const CompiledController& controller, Cont
 // J-dot v of the LVP tendons' lengths: d/ds (dl/dq(q + s v)) v at s = 0, a central difference
 // with s |v|_inf = 1e-5 (truncation ~1e-11 relative, rounding ~1e-11: the bodies have no second
 // derivative of their points to give it exactly); into w.tendon_curvatures
-void tendonLengthCurvatures(const Model& model, Data& data, ControllerWorkspace& w,
+void tendonLengthCurvatures(const Model& model, ControllerWorkspace& w,
                             const Eigen::Ref<const Eigen::VectorXd>& q,
                             const Eigen::Ref<const Eigen::VectorXd>& v) {
   const double speed = v.lpNorm<Eigen::Infinity>();
@@ -86,9 +87,11 @@ void tendonLengthCurvatures(const Model& model, Data& data, ControllerWorkspace&
   }
   const double s = 1e-5 / speed;
   w.q_shifted = q + s * v;
-  lvpTendonLengths(model, data, w.q_shifted, w.tendon_lengths_shifted, w.tendon_gradients_plus);
+  lvpTendonLengths(model, w.kinematics, w.q_shifted, w.tendon_lengths_shifted,
+                   w.tendon_gradients_plus);
   w.q_shifted = q - s * v;
-  lvpTendonLengths(model, data, w.q_shifted, w.tendon_lengths_shifted, w.tendon_gradients_minus);
+  lvpTendonLengths(model, w.kinematics, w.q_shifted, w.tendon_lengths_shifted,
+                   w.tendon_gradients_minus);
   w.tendon_gradients_plus -= w.tendon_gradients_minus;
   w.tendon_curvatures.noalias() = w.tendon_gradients_plus.transpose() * v;
   w.tendon_curvatures /= 2.0 * s;
@@ -121,17 +124,18 @@ double controllerSetpoint(const CompiledController& controller, std::size_t vari
   return controller.variables[variable].setpoint.derivative(controller.setpointTime(t), order);
 }
 
-void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
+void controllerTendonsAt(const Model& model, ControllerWorkspace& w,
                          const Eigen::Ref<const Eigen::VectorXd>& q) {
-  if (w.uses_tendons) lvpTendonLengths(model, data, q, w.tendon_lengths, w.tendon_gradients);
-  if (w.uses_pressures) cavityVolumeGradients(model, data, q, w.volume_gradients);
+  if (w.uses_tendons)
+    lvpTendonLengths(model, w.kinematics, q, w.tendon_lengths, w.tendon_gradients);
+  if (w.uses_pressures) cavityVolumeGradients(model, w.kinematics, q, w.volume_gradients);
 }
 
-void controlledVariables(const Model& model, Data& data, const CompiledController& controller,
+void controlledVariables(const Model& model, const CompiledController& controller,
                          ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v, bool with_jacobian) {
-  if (w.tendon_outputs && with_jacobian) tendonLengthCurvatures(model, data, w, q, v);
-  controllerTendonsAt(model, data, w, q);
+  if (w.tendon_outputs && with_jacobian) tendonLengthCurvatures(model, w, q, v);
+  controllerTendonsAt(model, w, q);
   for (std::size_t k = 0; k < controller.variables.size(); ++k) {
     const CompiledController::Variable& variable = controller.variables[k];
     const auto i = static_cast<Eigen::Index>(k);
@@ -180,7 +184,7 @@ void controllerInputs(const Model& model, Data& data, const CompiledController& 
                       const Eigen::Ref<const Eigen::VectorXd>& known_forces,
                       Eigen::Ref<Eigen::VectorXd> u) {
   w.has_model_terms = false;
-  controlledVariables(model, data, controller, w, q, v, true);
+  controlledVariables(model, controller, w, q, v, true);
   inputColumns(model, controller, w, q);
   switch (controller.type) {
     case ControllerDesc::Type::PdGravityCompensation: {

@@ -44,6 +44,10 @@ struct ControllerWorkspace {
   /// the controller writes cavity pressures: every cavity's dV/dq at q (nv x pressures)
   bool uses_pressures = false;
   Eigen::MatrixXd volume_gradients;
+  /// the bodies evaluated for the tendon lengths and cavity gradients (at q and at the shifted
+  /// states of J-dot v): apart from the workspace of the law's ID or MID, so that a central
+  /// difference that moves one body reuses that pass's other bodies (ReusedBodyEvaluations)
+  ModelAgnosticWorkspace kinematics;
   /// M (factored in mass_factor) and n = ID(q, v, 0, t) of the last controllerInputs() are at its
   /// (t, q, v): a PFBL evaluated them there (the forward dynamics may reuse them)
   bool has_model_terms = false;
@@ -58,17 +62,17 @@ struct ControllerWorkspace {
 /// \brief The controlled variables at (q, v): y, y' = J v and J-dot v into the workspace, and J
 ///        when with_jacobian. A coordinate: y = q_i; a cable length: y = l(q), J = dl/dq
 ///        (cableLengthCurvature() gives J-dot v); an LVP tendon's length: y = l(q), J = dl/dq
-///        (lvpTendonLengths() in data's model-agnostic workspace) and, when with_jacobian,
+///        (lvpTendonLengths() in w.kinematics) and, when with_jacobian,
 ///        J-dot v = d/ds (dl/dq(q + s v)) v by a central difference (docs/theory/controllers.md
 ///        §1).
-void controlledVariables(const Model& model, Data& data, const CompiledController& controller,
+void controlledVariables(const Model& model, const CompiledController& controller,
                          ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v, bool with_jacobian);
 
 /// \brief The LVP tendons' lengths and dl/dq, and the cavities' dV/dq, at q into w (what
 ///        addControllerForces() needs for a tendon or pressure input when the inputs were not
 ///        evaluated at this q). Nothing without tendons or pressures.
-void controllerTendonsAt(const Model& model, Data& data, ControllerWorkspace& w,
+void controllerTendonsAt(const Model& model, ControllerWorkspace& w,
                          const Eigen::Ref<const Eigen::VectorXd>& q);
 
 /// \brief The inputs the controller writes at (t, q, v), saturated to their limits (cables and

@@ -88,9 +88,9 @@ double tendonLength(const Model& model, ModelAgnosticWorkspace& w, const Compile
   return length;
 }
 
-// the bodies at (q, 0), then their world frames
-void evaluateAtRest(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
-  ModelAgnosticWorkspace& w = data.agnostic;
+// the bodies' distal frames at (q, 0), then in the world (the elements are not evaluated)
+void evaluateAtRest(const Model& model, ModelAgnosticWorkspace& w,
+                    const Eigen::Ref<const Eigen::VectorXd>& q) {
   if (w.unsupported_link >= 0) {
     throw std::invalid_argument("no model-agnostic body kind handles link '" +
                                 model.links[w.unsupported_link].name + "'");
@@ -99,7 +99,7 @@ void evaluateAtRest(const Model& model, Data& data, const Eigen::Ref<const Eigen
   w.zero_rates.setZero(model.nv);
   for (std::size_t b = 0; b < w.bodies.size(); ++b) {
     evaluateWorkspaceBody(model, w, static_cast<int>(b), q.segment(w.idx_q[b], w.nq[b]),
-                          w.zero_rates.segment(w.idx_q[b], w.nq[b]), BodyOutputs::Poses);
+                          w.zero_rates.segment(w.idx_q[b], w.nq[b]), BodyOutputs::DistalFrame);
   }
   worldDistalFrames(w);
 }
@@ -173,22 +173,27 @@ void applyInputs(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
   for (Eigen::Index i = 0; i < cables; ++i)
     addCableForces(model.cables[static_cast<std::size_t>(i)], q, u(joints + i), tau);
   if (tendons + pressures == 0) return;
-  evaluateAtRest(model, data, q);
+  evaluateAtRest(model, data.agnostic, q);
   addLvpInputs(model, data, q, u.segment(joints + cables, tendons),
                u.segment(joints + cables + tendons, pressures), tau);
 }
 
 double lvpTendonLength(const Model& model, Data& data, int tendon,
                        const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::VectorXd* gradient) {
-  evaluateAtRest(model, data, q);
+  evaluateAtRest(model, data.agnostic, q);
   return tendonLength(model, data.agnostic, model.lvp_tendons.at(static_cast<std::size_t>(tendon)),
                       q, gradient);
 }
 
 void lvpTendonLengths(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
                       Eigen::Ref<Eigen::VectorXd> lengths, Eigen::Ref<Eigen::MatrixXd> gradients) {
-  evaluateAtRest(model, data, q);
-  ModelAgnosticWorkspace& w = data.agnostic;
+  lvpTendonLengths(model, data.agnostic, q, lengths, gradients);
+}
+
+void lvpTendonLengths(const Model& model, ModelAgnosticWorkspace& w,
+                      const Eigen::Ref<const Eigen::VectorXd>& q,
+                      Eigen::Ref<Eigen::VectorXd> lengths, Eigen::Ref<Eigen::MatrixXd> gradients) {
+  evaluateAtRest(model, w, q);
   for (std::size_t i = 0; i < model.lvp_tendons.size(); ++i) {
     const auto column = static_cast<Eigen::Index>(i);
     lengths(column) = tendonLength(model, w, model.lvp_tendons[i], q, &w.tendon_gradient);
@@ -199,10 +204,16 @@ void lvpTendonLengths(const Model& model, Data& data, const Eigen::Ref<const Eig
 void cavityVolumeGradients(const Model& model, Data& data,
                            const Eigen::Ref<const Eigen::VectorXd>& q,
                            Eigen::Ref<Eigen::MatrixXd> gradients) {
-  evaluateAtRest(model, data, q);
+  cavityVolumeGradients(model, data.agnostic, q, gradients);
+}
+
+void cavityVolumeGradients(const Model& model, ModelAgnosticWorkspace& w,
+                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                           Eigen::Ref<Eigen::MatrixXd> gradients) {
+  evaluateAtRest(model, w, q);
   gradients.setZero();
   for (std::size_t i = 0; i < model.cavity_pressures.size(); ++i) {
-    addCavityVolumeGradient(model, data.agnostic, model.cavity_pressures[i], q, 1.0,
+    addCavityVolumeGradient(model, w, model.cavity_pressures[i], q, 1.0,
                             gradients.col(static_cast<Eigen::Index>(i)));
   }
 }

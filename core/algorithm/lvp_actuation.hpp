@@ -34,21 +34,30 @@ void applyInputs(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
                  const Eigen::Ref<const Eigen::VectorXd>& u, Eigen::Ref<Eigen::VectorXd> tau);
 
 /// \brief Length of LVP tendon \p tendon at q [m] and, when \p gradient is given, dl/dq (nv).
-///        Evaluates the bodies at (q, 0) in data.agnostic.
+///        Evaluates the bodies' distal frames at (q, 0) in data.agnostic.
 double lvpTendonLength(const Model& model, Data& data, int tendon,
                        const Eigen::Ref<const Eigen::VectorXd>& q,
                        Eigen::VectorXd* gradient = nullptr);
 
 /// \brief The lengths [m] of every LVP tendon at q and their dl/dq (column i for tendon i, nv x
-///        tendons), from one evaluation of the bodies at (q, 0) in data.agnostic.
+///        tendons), from one evaluation of the bodies' distal frames at (q, 0) in data.agnostic.
 ///        Allocation-free.
 void lvpTendonLengths(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      Eigen::Ref<Eigen::VectorXd> lengths, Eigen::Ref<Eigen::MatrixXd> gradients);
+/// \brief The same in a model-agnostic workspace of the caller's (one that the dynamics' passes
+///        do not use, so that their evaluations stay as they were).
+void lvpTendonLengths(const Model& model, ModelAgnosticWorkspace& workspace,
+                      const Eigen::Ref<const Eigen::VectorXd>& q,
                       Eigen::Ref<Eigen::VectorXd> lengths, Eigen::Ref<Eigen::MatrixXd> gradients);
 
 /// \brief The generalised force of each cavity pressure at 1 Pa, dV/dq (column i for
 ///        Model::cavity_pressures[i], nv x pressures; zero outside the cavity's body), from one
 ///        evaluation of the bodies at (q, 0) in data.agnostic. Allocation-free.
 void cavityVolumeGradients(const Model& model, Data& data,
+                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                           Eigen::Ref<Eigen::MatrixXd> gradients);
+/// \brief The same in a model-agnostic workspace of the caller's.
+void cavityVolumeGradients(const Model& model, ModelAgnosticWorkspace& workspace,
                            const Eigen::Ref<const Eigen::VectorXd>& q,
                            Eigen::Ref<Eigen::MatrixXd> gradients);
 

@@ -690,7 +690,10 @@ void LvpAgnosticBody::evaluate(const Model& model, const Eigen::Ref<const Eigen:
   Vector6d Jv_J, b_J;
   rigidJointMotion(j0, q_i.head(nj), v_i.head(nj), true, G_J, out.scratch.leftCols(nj), Jv_J, b_J);
   LvpKinematics::PointState& state = *out.lvp;
-  kinematics->evaluate(q_i.tail(nb), v_i.tail(nb), out.material_forces, state);
+  if (out.elements_wanted)
+    kinematics->evaluate(q_i.tail(nb), v_i.tail(nb), out.material_forces, state);
+  else
+    kinematics->evaluateDistal(q_i.tail(nb), v_i.tail(nb), state);
   out.internal_forces.head(nj).setZero();
   out.internal_forces.tail(nb) = state.internal;
   // a frame g after the joint, moving with J_arc (6 x nb), twist and bias: composed with the joint
@@ -709,7 +712,7 @@ void LvpAgnosticBody::evaluate(const Model& model, const Eigen::Ref<const Eigen:
   };
   SE3 g;
   Vector6d arc_twist, arc_bias;
-  for (std::size_t k = 0; k < out.elements.size(); ++k) {
+  for (std::size_t k = 0; out.elements_wanted && k < out.elements.size(); ++k) {
     AgnosticElement& e = out.elements[k];
     g.R.setIdentity();
     g.p = state.p[k];

@@ -135,6 +135,10 @@ struct BodyEvaluation {
   /// internal_forces (false: left zero, and its material integrals are skipped; for what needs
   /// only the motion, such as poses, tendon lengths and the inertial passes)
   bool material_forces = true;
+  /// set by the caller before evaluate(): whether the elements are written (false: the distal
+  /// frame alone, its Jacobian, J v and bias, which is all tendon anchors need; a kind may still
+  /// write its elements when they cost nothing more, as the rigid kinds do)
+  bool elements_wanted = true;
 
   const SE3& distalPose() const { return tip_element < 0 ? G_D : elements[tip_element].G; }
   const Matrix6Xd& distalJacobian() const {

@@ -69,12 +69,17 @@ void evaluateWorkspaceBody(const Model& model, ModelAgnosticWorkspace& w, int b,
   const auto bi = static_cast<std::size_t>(b);
   const Held held = w.evaluated[bi];
   if (w.reuse_unchanged_bodies && held != Held::None && q_b == w.evaluated_q[bi]) {
-    if (outputs == BodyOutputs::Poses) return;  // poses and Jacobians depend on q alone
-    if (v_b == w.evaluated_v[bi] && (outputs == BodyOutputs::Motion || held == Held::Everything))
-      return;
+    // poses and Jacobians depend on q alone
+    if (outputs == BodyOutputs::DistalFrame) return;
+    if (held != Held::DistalFrame) {
+      if (outputs == BodyOutputs::Poses) return;
+      if (v_b == w.evaluated_v[bi] && (outputs == BodyOutputs::Motion || held == Held::Everything))
+        return;
+    }
   }
   BodyEvaluation& evaluation = w.evaluations[bi];
   evaluation.material_forces = outputs == BodyOutputs::Everything;
+  evaluation.elements_wanted = outputs != BodyOutputs::DistalFrame;
   evaluateAgnosticBody(model, w.bodies[bi], q_b, v_b, evaluation);
   if (!w.reuse_unchanged_bodies) {
     w.evaluated[bi] = Held::None;
@@ -82,7 +87,17 @@ void evaluateWorkspaceBody(const Model& model, ModelAgnosticWorkspace& w, int b,
   }
   w.evaluated_q[bi] = q_b;
   w.evaluated_v[bi] = v_b;
-  w.evaluated[bi] = outputs == BodyOutputs::Everything ? Held::Everything : Held::Motion;
+  switch (outputs) {
+    case BodyOutputs::DistalFrame:
+      w.evaluated[bi] = Held::DistalFrame;
+      break;
+    case BodyOutputs::Everything:
+      w.evaluated[bi] = Held::Everything;
+      break;
+    default:
+      w.evaluated[bi] = Held::Motion;
+      break;
+  }
 }
 
 ReusedBodyEvaluations::ReusedBodyEvaluations(ModelAgnosticWorkspace& w)

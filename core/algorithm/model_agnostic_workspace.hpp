@@ -13,9 +13,10 @@
 
 namespace tendril {
 
-/// \brief What a pass needs from a body's evaluation: its poses and Jacobians (any rates), also
-///        its motion at the given rates (J v, Jdot v), or also its material forces there.
-enum class BodyOutputs { Poses, Motion, Everything };
+/// \brief What a pass needs from a body's evaluation: its distal frame and that frame's Jacobian
+///        alone (tendon anchors hang from it), every element's pose and Jacobian (any rates), also
+///        their motion at the given rates (J v, Jdot v), or also the material forces there.
+enum class BodyOutputs { DistalFrame, Poses, Motion, Everything };
 
 struct ModelAgnosticWorkspace {
   ModelAgnosticWorkspace() = default;
@@ -46,7 +47,7 @@ struct ModelAgnosticWorkspace {
   bool reuse_unchanged_bodies = false;
   /// per body, where its last evaluation was taken and what it holds (none when not recorded)
   std::vector<Eigen::VectorXd> evaluated_q, evaluated_v;
-  enum class Held : char { None, Motion, Everything };
+  enum class Held : char { None, DistalFrame, Motion, Everything };
   std::vector<Held> evaluated;
 
   //-------------------- between-body recursion

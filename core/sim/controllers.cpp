@@ -72,7 +72,7 @@ void ControllerLoop::addForces(double t, const Eigen::VectorXd& q, const Eigen::
     ControllerWorkspace& w = workspaces_[c];
     const Eigen::VectorXd& u = inputsOf(c, t, q, v);
     if (held_[c]) {
-      controllerTendonsAt(model_, data_, w, q);  // the held tensions pull along dl/dq at q
+      controllerTendonsAt(model_, w, q);  // the held tensions pull along dl/dq at q
     } else if (w.has_model_terms && !model_terms_) {
       model_terms_ = &w;
     }
@@ -99,7 +99,7 @@ double ControllerLoop::nextSampleTime(double t) const {
 
 void ControllerLoop::addKnownForces(std::size_t c, const Eigen::VectorXd& q) {
   ControllerWorkspace& w = workspaces_[c];
-  if (held_[c]) controllerTendonsAt(model_, data_, w, q);
+  if (held_[c]) controllerTendonsAt(model_, w, q);
   addControllerForces(model_, model_.controllers[c], w, q, inputs_[c], known_forces_);
 }
 
@@ -140,7 +140,7 @@ void ControllerLoop::record(double t, const Eigen::VectorXd& q, const Eigen::Vec
     if (!active) inputs_[c].setZero();
     const Eigen::VectorXd& u = active ? inputsOf(c, t, q, v) : inputs_[c];  // leaves y there
     if (held_[c] || !active)
-      controlledVariables(model_, data_, controller, workspaces_[c], q, v, false);
+      controlledVariables(model_, controller, workspaces_[c], q, v, false);
     if (active) addKnownForces(c, q);
     const auto n = static_cast<Eigen::Index>(controller.variables.size());
     for (Eigen::Index k = 0; k < n; ++k)

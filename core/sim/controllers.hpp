@@ -42,6 +42,9 @@ class ControllerLoop {
   /// \brief Holds the inputs of every sampled controller whose instant t is (all of them when
   ///        first), from the state (q, v) there.
   void sample(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  /// \brief The model-agnostic workspace of the laws' ID and MID calls (for
+  ///        ReusedBodyEvaluations around the central differences of the closed loop).
+  ModelAgnosticWorkspace& lawWorkspace() { return data_.agnostic; }
   /// \brief Set-points, values and inputs at (t, q, v).
   void record(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, ControlRecord& out);
 

@@ -1,5 +1,6 @@
 #include "core/sim/dynamics_system.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "core/algorithm/actuation.hpp"
@@ -138,7 +139,9 @@ void DynamicsSystem::differencedJacobian(double t, const Eigen::VectorXd& q,
                                          const Eigen::VectorXd& v, Eigen::MatrixXd& dqdd_dq,
                                          Eigen::MatrixXd& dqdd_dv) {
   constexpr double kStep = 1e-6;
-  const ReusedBodyEvaluations reuse(data_.agnostic);  // one body moves per difference
+  const ReusedBodyEvaluations reuse(data_.agnostic);   // one body moves per difference
+  std::optional<ReusedBodyEvaluations> reuse_in_laws;  // in a PFBL's MID as well
+  if (controllers_) reuse_in_laws.emplace(controllers_->lawWorkspace());
   q_fd_ = q;
   v_fd_ = v;
   dqdd_dq.resize(model_.nv, model_.nq);
@@ -266,8 +269,11 @@ bool DynamicsSystem::forceSpaceDifferences(double t, const Eigen::VectorXd& q,
                                            const Eigen::VectorXd& v, ForceSpaceBlocks& blocks) {
   constexpr double kStep = 1e-6;
   const int m = model_.n_constraints;
-  // each difference moves one coordinate: the model-agnostic passes evaluate only its body again
+  // each difference moves one coordinate: the model-agnostic passes, and a PFBL's MID, evaluate
+  // only its body again
   const ReusedBodyEvaluations reuse(data_.agnostic);
+  std::optional<ReusedBodyEvaluations> reuse_in_laws;
+  if (controllers_) reuse_in_laws.emplace(controllers_->lawWorkspace());
   // the base point: qdd and lambda of the forward dynamics, and the state it saw
   if (constrained_) {
     ConstrainedDynamicsData& cdd = *constrained_;

@@ -688,6 +688,14 @@ void LvpKinematics::evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
   distalBlocks(q, v, state);
 }
 
+void LvpKinematics::evaluateDistal(const Eigen::Ref<const Eigen::VectorXd>& q,
+                                   const Eigen::Ref<const Eigen::VectorXd>& v,
+                                   PointState& state) const {
+  state.internal.setZero();
+  state.stiffness_times_v.setZero();
+  distalBlocks(q, v, state);
+}
+
 void LvpKinematics::distalBlocks(const Eigen::Ref<const Eigen::VectorXd>& q,
                                  const Eigen::Ref<const Eigen::VectorXd>& v,
                                  PointState& state) const {

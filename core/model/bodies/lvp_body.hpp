@@ -52,7 +52,8 @@ struct LvpPrimitiveDesc {
 
 /// \brief Sizes of the cylindrical product rule over the undeformed body (docs/theory/lvp.md §4).
 /// The defaults hold the quadrature's error near 1e-7 of the ID on Simulation 1's bodies; 4 x 2 x 6
-/// is three times cheaper at 4e-5 (docs/theory/lvp.md §4, LvpDynamics.QuadratureConvergesTowardAFineRule).
+/// is three times cheaper at 4e-5 (docs/theory/lvp.md §4,
+/// LvpDynamics.QuadratureConvergesTowardAFineRule).
 struct LvpQuadratureDesc {
   int axial = 6;    ///< Gauss-Legendre points in x3 on [0, L]
   int radial = 3;   ///< Gauss-Legendre points in r on [r_c, R] (the weight r included)
@@ -186,6 +187,10 @@ class LvpKinematics {
   void evaluate(const Eigen::Ref<const Eigen::VectorXd>& q,
                 const Eigen::Ref<const Eigen::VectorXd>& v, bool with_forces,
                 PointState& state) const;
+  /// the distal frame alone at (q, v) (state.distal; the points are not touched, the internal
+  /// forces are zero): what tendon anchors and frames need, one point instead of the quadrature
+  void evaluateDistal(const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v, PointState& state) const;
   /// evaluate() by the reference route, dof + 1 passes on HyperDual numbers (directions e_j and
   /// v, then v and v): kept for the tests that check evaluate() against it
   void evaluateReference(const Eigen::Ref<const Eigen::VectorXd>& q,

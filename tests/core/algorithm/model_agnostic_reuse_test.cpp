@@ -2,8 +2,9 @@
 // (ReusedBodyEvaluations, evaluateWorkspaceBody in model_agnostic_workspace.hpp): inside a loop of
 // central differences, where one body moves at a time, every ID, IID and pose equals the same call
 // on a fresh workspace, also when a pass that needs more (material forces, other rates) follows
-// one that needed less at the same coordinates; and the poses composed from a pass's evaluations
-// equal those of a fresh evaluation at rest.
+// one that needed less at the same coordinates; the poses composed from a pass's evaluations
+// equal those of a fresh evaluation at rest; and the distal frames that tendon lengths evaluate
+// alone never stand for a body's elements.
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/algorithm/data.hpp"
+#include "core/algorithm/lvp_actuation.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/algorithm/model_agnostic_kinematics.hpp"
 #include "core/algorithm/model_agnostic_workspace.hpp"
@@ -99,6 +101,34 @@ TEST(ReusedBodies, PosesOfAPassEqualPosesAtRest) {
   modelAgnosticPosesOfEvaluations(pass, of_pass);
   modelAgnosticPoses(model, rest, x.q, at_rest);
   expectSamePoses(of_pass, at_rest);
+}
+
+// Tendon lengths evaluate the bodies' distal frames alone: with the reuse on, poses and an ID at
+// the same coordinates must still evaluate the elements, and lengths after an ID (which holds the
+// distal frames) equal those of a fresh workspace
+TEST(ReusedBodies, DistalFramesAloneDoNotStandForTheElements) {
+  const Model model = buildModel(test::lvpTable4Chain({3, 2, 5}, true));
+  Data reused(model), fresh(model);
+  ModelAgnosticPoses reused_poses(model, reused), fresh_poses(model, fresh);
+  const test::State x = test::randomState(model, 9, 0.1);
+  const auto tendons = static_cast<Eigen::Index>(model.lvp_tendons.size());
+  Eigen::VectorXd lengths(tendons), fresh_lengths(tendons);
+  Eigen::MatrixXd gradients(model.nv, tendons), fresh_gradients(model.nv, tendons);
+  const ReusedBodyEvaluations reuse(reused.agnostic);
+  modelAgnosticPoses(model, reused, Eigen::VectorXd::Zero(model.nq), reused_poses);  // elsewhere
+  lvpTendonLengths(model, reused, x.q, lengths, gradients);
+  lvpTendonLengths(model, fresh, x.q, fresh_lengths, fresh_gradients);
+  EXPECT_EQ(lengths, fresh_lengths);
+  EXPECT_EQ(gradients, fresh_gradients);
+  modelAgnosticPoses(model, reused, x.q, reused_poses);
+  modelAgnosticPoses(model, fresh, x.q, fresh_poses);
+  expectSamePoses(reused_poses, fresh_poses);
+  lvpTendonLengths(model, reused, x.q, lengths, gradients);
+  EXPECT_EQ(modelAgnosticID(model, reused, x.q, x.v, x.a, 0.1),
+            modelAgnosticID(model, fresh, x.q, x.v, x.a, 0.1));
+  lvpTendonLengths(model, reused, x.q, lengths, gradients);  // the ID's distal frames
+  EXPECT_EQ(lengths, fresh_lengths);
+  EXPECT_EQ(gradients, fresh_gradients);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "core/algorithm/actuation.hpp"
@@ -15,7 +16,9 @@
 #include "core/algorithm/lvp_actuation.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
 #include "core/io/json_io.hpp"
+#include "core/sim/controllers.hpp"
 #include "core/sim/dynamics_system.hpp"
+#include "core/sim/second_order_linear_solver.hpp"
 #include "core/sim/simulation.hpp"
 #include "tests/support/controller_checks.hpp"
 #include "tests/support/test_models.hpp"
@@ -50,10 +53,9 @@ SimulationOptions rk4(double t_end, double step, DynamicsFamily family) {
 // must stay unsaturated for the law to be exact
 double worstTrackingError(const Model& model, const SimulationResult& run,
                           const Eigen::VectorXd& q0) {
-  Data data(model);
   ControllerWorkspace w(model, model.controllers[0]);
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv);
-  controlledVariables(model, data, model.controllers[0], w, q0, zero, false);
+  controlledVariables(model, model.controllers[0], w, q0, zero, false);
   const Eigen::VectorXd y0 = w.y;
   double worst = 0.0;
   for (const Sample& sample : run.samples) {
@@ -204,7 +206,7 @@ TEST(AgnosticController, ControlledPressureLosesItsTimeFunctionAndActsThroughThe
   EXPECT_LT((Bu - expected).norm(), 1e-12 * expected.norm());
 
   ControllerWorkspace w(model, model.controllers[0]);
-  controllerTendonsAt(model, data, w, q);
+  controllerTendonsAt(model, w, q);
   Eigen::VectorXd controlled = Eigen::VectorXd::Zero(model.nv), applied(model.nv);
   addControllerForces(model, model.controllers[0], w, q, Eigen::VectorXd::Constant(1, 2e4),
                       controlled);
@@ -246,7 +248,7 @@ TEST(AgnosticController, TendonLengthCurvatureIsTheSecondDerivativeAlongTheVeloc
   const test::State state = test::randomState(model, 11, 0.2);
   Data data(model);
   ControllerWorkspace w(model, model.controllers[0]);
-  controlledVariables(model, data, model.controllers[0], w, state.q, state.v, true);
+  controlledVariables(model, model.controllers[0], w, state.q, state.v, true);
   const double h = 1e-4;
   for (int k = 0; k < 4; ++k) {
     const auto length = [&](double s) {
@@ -256,6 +258,51 @@ TEST(AgnosticController, TendonLengthCurvatureIsTheSecondDerivativeAlongTheVeloc
     // the second difference's truncation (h^2 l'''') and rounding (1e-16 l / h^2 ~ 1e-9)
     EXPECT_NEAR(w.y_curvature(k), expected, 1e-6 * std::max(1.0, std::abs(expected))) << k;
     EXPECT_NE(w.y_curvature(k), 0.0);
+  }
+}
+
+// The closed loop's central differences reuse the unmoved bodies' evaluations in the law's MID
+// (and its tendon lengths are evaluated apart, so the shifted states of J-dot v do not spoil that):
+// both Jacobians equal the same differences taken on fresh workspaces, to the last bit
+TEST(AgnosticController, ClosedLoopDifferencesEqualThoseOfFreshEvaluations) {
+  RobotDescription robot = twoLvpBodies();
+  robot.controllers = {lengthPfbl(ControlledVariableDesc::Kind::TendonLength, tendonNames(robot),
+                                  Eigen::VectorXd::Constant(4, 0.1), 0.0, 2e-3)};
+  const Model model = buildModel(robot);
+  const test::State x = test::randomState(model, 5, 0.2);
+  const double t = 0.2, h = 1e-6;  // DynamicsSystem's step
+  DynamicsSystem system(model, std::make_unique<FiniteDifferenceJacobian>());
+  Eigen::MatrixXd dqdd_dq, dqdd_dv;
+  system.jacobian(t, x.q, x.v, dqdd_dq, dqdd_dv);
+  ForceSpaceBlocks blocks;
+  system.acceleration(t, x.q, x.v);  // the controllers' forces there, as CVODE leaves them
+  ASSERT_TRUE(system.forceSpaceJacobian(t, x.q, x.v, blocks));
+  const Eigen::VectorXd qdd = system.data().qdd;  // the balance's fixed acceleration
+
+  DynamicsSystem fresh(model, std::make_unique<FiniteDifferenceJacobian>());
+  Data data(model);
+  ControllerLoop laws(model);
+  const auto balance = [&](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+    Eigen::VectorXd r = -modelAgnosticID(model, data, q, v, qdd, t);
+    laws.addForces(t, q, v, r);
+    return r;
+  };
+  Eigen::VectorXd q = x.q, v = x.v;
+  for (int moved = 0; moved < 2; ++moved) {
+    Eigen::VectorXd& y = moved == 0 ? q : v;
+    for (int i = 0; i < model.nv; ++i) {
+      SCOPED_TRACE((moved == 0 ? "q " : "v ") + std::to_string(i));
+      const double base = y(i);
+      y(i) = base + h;
+      const Eigen::VectorXd qdd_plus = fresh.acceleration(t, q, v), r_plus = balance(q, v);
+      y(i) = base - h;
+      const Eigen::VectorXd qdd_minus = fresh.acceleration(t, q, v), r_minus = balance(q, v);
+      y(i) = base;
+      const Eigen::VectorXd d_qdd = (qdd_plus - qdd_minus) / (2.0 * h);
+      const Eigen::VectorXd d_r = (r_plus - r_minus) / (2.0 * h);
+      EXPECT_EQ(Eigen::VectorXd((moved == 0 ? dqdd_dq : dqdd_dv).col(i)), d_qdd);
+      EXPECT_EQ(Eigen::VectorXd((moved == 0 ? blocks.dr_dq : blocks.dr_dv).col(i)), d_r);
+    }
   }
 }
 
