@@ -58,6 +58,25 @@ def cylinder_inertia(mass, radius, length, axis):
     return [round(x, 9) for x in diagonal] + [0.0, 0.0, 0.0]
 
 
+def skeleton_cylinder(radius, tip, com):
+    """The drawn shape: a cylinder from the link frame's origin to its tip (the DH skeleton, so that
+    consecutive links meet), placed in the centre-of-mass frame; a cylinder's axis is the shape
+    frame's x, turned onto z for the links whose tip lies along the joint axis. Drawing only: no
+    contact or fluid reads it in this model."""
+    length = math.sqrt(sum(x * x for x in tip))
+    centre = [0.5 * x for x in tip]
+    along_z = abs(tip[2]) > abs(tip[0])
+    return {
+        "type": "cylinder",
+        "size": [radius, round(length, 9), 0.0],
+        "color": [0.55, 0.6, 0.68],
+        "origin": {
+            "position": [round(c - m, 9) for c, m in zip(centre, com)],
+            "rpy": [0.0, -PI / 2 if along_z else 0.0, 0.0],
+        },
+    }
+
+
 def rotate_x(alpha, p):
     c, s = math.cos(alpha), math.sin(alpha)
     return (p[0], c * p[1] - s * p[2], s * p[1] + c * p[2])
@@ -82,8 +101,7 @@ def ur10e_links():
                 "com": com,
                 "inertia": cylinder_inertia(mass, radius, length, axis),
                 "tip": {"position": [a, 0.0, d], "rpy": [alpha, 0.0, 0.0]},
-                "shape": {"type": "cylinder", "size": [radius, length, 0.0],
-                          "color": [0.55, 0.6, 0.68]},
+                "shape": skeleton_cylinder(radius, (a, 0.0, d), com),
             },
         })
         parent = UR10E_NAMES[i]
