@@ -245,6 +245,13 @@ void MainWindowActions::createModelMenu() {
        tr("Drive the joint of the selected link to a set-point with a PD controller that cancels "
           "gravity and elasticity (type, set-points, gains and limits in the Properties panel)"),
        [this] { w_.editor_->addController(); }},
+      {&add_window, tr("Add Active &Window"), "addControllerWindowAction",
+       tr("Let the selected controller act only from one time to another (from, until and what "
+          "follows in the Properties panel: off, or hold its last set-point)"),
+       [this] { w_.editor_->addControllerWindow(); }},
+      {&remove_window, tr("Remove Active W&indow"), "removeControllerWindowAction",
+       tr("Let the selected controller act for the whole run"),
+       [this] { w_.editor_->removeControllerWindow(); }},
       {&add_along_rod, tr("Add Link &Along Rod..."), "addAlongRodAction",
        tr("Attach a new link at a chosen point of the selected rod"),
        [this] { addLinkAlongRodAsked(); }},
@@ -335,8 +342,8 @@ QMenu* MainWindowActions::createContextMenu(QWidget* parent) const {
   menu->addMenu(add_link_menu_);
   menu->addMenu(add_rod_menu_);
   menu->addMenu(add_cc_menu_);
-  for (QAction* action :
-       {add_cable, add_load, add_input, add_controller, add_along_rod, add_loop}) {
+  for (QAction* action : {add_cable, add_load, add_input, add_controller, add_window, remove_window,
+                          add_along_rod, add_loop}) {
     menu->addAction(action);
   }
   menu->addSeparator();
@@ -607,6 +614,11 @@ void MainWindowActions::updateModelActions(const ModelEditor& editor) {
   add_load->setEnabled(selected != nullptr);
   add_input->setEnabled(selected != nullptr && selected->joint.type != JointType::Fixed);
   add_controller->setEnabled(add_input->isEnabled());
+  const int controller = editor.selectedControllerIndex();
+  const bool windowed =
+      controller >= 0 && robot.controllers[static_cast<std::size_t>(controller)].active.has_value();
+  add_window->setEnabled(controller >= 0 && !windowed);
+  remove_window->setEnabled(windowed);
   add_along_rod->setEnabled(selected != nullptr && kind == BodyKind::Soft);
   add_loop->setEnabled(!robot.links.empty());
   // a rigid link gets an entry of its own in the fluid (rods use the fluid's coefficients)

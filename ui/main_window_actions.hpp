@@ -46,6 +46,8 @@ class MainWindowActions : public QObject {
   QAction* add_load = nullptr;
   QAction* add_input = nullptr;
   QAction* add_controller = nullptr;
+  QAction* add_window = nullptr;
+  QAction* remove_window = nullptr;
   QAction* add_loop = nullptr;
   QAction* add_along_rod = nullptr;
   QAction* environment = nullptr;

@@ -1,5 +1,6 @@
 #include "ui/model_editor.hpp"
 
+#include <QRegularExpression>
 #include <QUndoStack>
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -200,6 +201,34 @@ bool ModelEditor::setEnvironment(const EnvironmentDesc& environment) {
   RobotDescription after = robot_;
   after.environment = environment;
   return applyEdit(tr("Edit environment"), after, selection_);
+}
+
+int ModelEditor::selectedControllerIndex() const {
+  static const QRegularExpression kController("^/controllers/(\\d+)(/|$)");
+  const QRegularExpressionMatch match = kController.match(selection_);
+  if (!match.hasMatch()) return -1;
+  const int index = match.captured(1).toInt();
+  return index < static_cast<int>(robot_.controllers.size()) ? index : -1;
+}
+
+bool ModelEditor::addControllerWindow() {
+  return editWith(tr("Add controller window"), tr("Cannot add a window"), [&](RobotDescription& r) {
+    const int controller = selectedControllerIndex();
+    if (controller < 0) throw ParseError("/controllers", "select a controller first");
+    tendril::addControllerWindow(r, controller);
+    return QString("/controllers/%1").arg(controller);
+  });
+}
+
+bool ModelEditor::removeControllerWindow() {
+  return editWith(tr("Remove controller window"), tr("Cannot remove the window"),
+                  [&](RobotDescription& r) {
+                    const int controller = selectedControllerIndex();
+                    if (controller < 0)
+                      throw ParseError("/controllers", "select a controller first");
+                    tendril::removeControllerWindow(r, controller);
+                    return QString("/controllers/%1").arg(controller);
+                  });
 }
 
 bool ModelEditor::addSelectedLinkToFluid() {

@@ -57,6 +57,11 @@ class ModelEditor : public QObject {
                           bool planar);
   bool addLinkAlongRod(double abscissa, bool soft, JointType joint);
   bool setEnvironment(const EnvironmentDesc& environment);
+  /// \brief The selected controller's index ("/controllers/i" or a field under it), or -1.
+  [[nodiscard]] int selectedControllerIndex() const;
+  /// \brief Gives the selected controller an active window ([0, 1) s, off after), or removes it.
+  bool addControllerWindow();
+  bool removeControllerWindow();
   bool addSelectedLinkToFluid();
   bool removeSelectedLinkFromFluid();
   bool addTablePoint(const QString& points_pointer, int after);

@@ -425,7 +425,7 @@ std::string fieldUnit(const std::string& pointer) {
     if (key == "kp") return "N m/rad or N/m; 1/s^2";
     if (key == "kd") return "N m s/rad or N s/m; 1/s";
     if (key == "min" || key == "max") return "N m or N";
-    if (key == "sample_period") return "s";
+    if (key == "sample_period" || key == "from" || key == "until") return "s";
   }
   // Hunt-Crossley c multiplies the penetration rate; a rod's material damping is a viscosity
   if (key == "damping") return contains(pointer, "/contact/") ? "s/m" : "Pa s";
@@ -505,6 +505,7 @@ std::vector<std::string> fieldChoices(const std::string& pointer) {
   if (key == "type" && contains(pointer, "/controllers/")) {
     return {"pd_gravity_compensation", "computed_torque", "collocated_pfbl"};
   }
+  if (key == "after" && contains(pointer, "/active")) return {"off", "hold"};
   if (key == "mode") return {"force", "position"};
   if (key == "model" && contains(pointer, "/constant_curvature/")) return {"planar", "spatial"};
   if (key == "stress_model") return {"linear_elastic"};
@@ -1016,6 +1017,39 @@ int addController(RobotDescription& robot, const std::string& link) {
   (void)buildModel(checked);  // the coordinate names are known only to the model
   robot = std::move(checked);
   return static_cast<int>(robot.controllers.size()) - 1;
+}
+
+namespace {
+
+ControllerDesc& controllerAt(RobotDescription& robot, int controller) {
+  if (controller < 0 || controller >= static_cast<int>(robot.controllers.size()))
+    throw ParseError("/controllers", "no controller " + std::to_string(controller));
+  return robot.controllers[static_cast<std::size_t>(controller)];
+}
+
+}  // namespace
+
+void addControllerWindow(RobotDescription& robot, int controller) {
+  RobotDescription edited = robot;
+  ControllerDesc& desc = controllerAt(edited, controller);
+  const std::string pointer = "/controllers/" + std::to_string(controller) + "/active";
+  if (desc.active) throw ParseError(pointer, "the controller has a window already");
+  desc.active = ControllerWindowDesc{0.0, 1.0, ControllerWindowDesc::After::Off};
+  RobotDescription checked = descriptionFromJson(descriptionToJson(edited));
+  (void)buildModel(checked);  // two controllers writing one input must not overlap
+  robot = std::move(checked);
+}
+
+void removeControllerWindow(RobotDescription& robot, int controller) {
+  RobotDescription edited = robot;
+  ControllerDesc& desc = controllerAt(edited, controller);
+  if (!desc.active) {
+    throw ParseError("/controllers/" + std::to_string(controller) + "/active",
+                     "the controller has no window");
+  }
+  desc.active.reset();
+  (void)buildModel(edited);  // acting throughout, it may overlap another writer of its inputs
+  robot = std::move(edited);
 }
 
 void removeItem(RobotDescription& robot, const std::string& pointer) {

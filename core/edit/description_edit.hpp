@@ -136,6 +136,16 @@ int findFluidBody(const RobotDescription& robot, const std::string& link);
 /// \return its index \throw ParseError when the link has no such joint (fixed, or unknown)
 int addJointInput(RobotDescription& robot, const std::string& link);
 
+/// \brief Gives controller \p controller an active window: [0, 1) s, switched off after it (its
+///        fields then edit like any other). \throw ParseError when it has one already, for a bad
+///        index, or when the window makes the model invalid (nothing is changed then)
+void addControllerWindow(RobotDescription& robot, int controller);
+
+/// \brief Removes controller \p controller's window: it acts for the whole run.
+/// \throw ParseError when it has none, for a bad index, or when it would then overlap another
+///        controller writing one of its inputs (nothing is changed then)
+void removeControllerWindow(RobotDescription& robot, int controller);
+
 /// \brief Adds a PD controller with gravity and elastic cancellation of coordinate 0 of the
 ///        joint of \p link: it writes the joint's force input there (one is added, constant 0,
 ///        when there is none; an unnamed one is named "<link>_motor"), tracks a cubic from 0 to

@@ -11,9 +11,13 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidgetItem>
+#include <QUndoStack>
 
 #include "ui/main_window.hpp"
+#include "ui/panels/model_tree_panel.hpp"
 #include "ui/panels/plot_panel.hpp"
+#include "ui/panels/property_panel.hpp"
 #include "ui/simulation_controller.hpp"
 #include "ui_test_support.hpp"
 
@@ -78,6 +82,61 @@ TEST(ControllerGuiTest, AddControllerRunsAndPlotsSetPointBesideValueKeptInTheRec
   ASSERT_EQ(plot->points(1).size(), value.size());
   EXPECT_DOUBLE_EQ(plot->points(1).last().y(), value.last().y());
   EXPECT_EQ(inputs->pointCount(0), static_cast<int>(value.size()));
+}
+
+// Simulation 2's schedule in the studio: each controller's window in the model tree, its fields
+// in the Properties panel (typed like any other), and Add / Remove Active Window as undoable edits
+TEST(ControllerGuiTest, ControllerWindowsShowInTheTreeAndEditInProperties) {
+  QSettings().clear();
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openFile(test::examplePath("hybrid_ur10e_gripper.json")));
+  const QString pfbl = "/controllers/1";
+  ASSERT_EQ(window.robot().controllers[1].name, "ur10e_pfbl");
+  const auto treeText = [&] {
+    const QTreeWidgetItem* item = window.modelTree()->itemFor(pfbl);
+    return item == nullptr ? QString("(no item)") : item->text(2);
+  };
+  EXPECT_EQ(treeText(), QString::fromUtf8("0–3 s, then hold"));
+  EXPECT_EQ(window.modelTree()->itemFor("/controllers/0")->text(2),
+            QString::fromUtf8("3–5 s, then hold"));
+
+  window.select(pfbl);
+  PropertyPanel& panel = *window.propertyPanel();
+  EXPECT_EQ(panel.valueOf("Until"), "3");
+  EXPECT_EQ(panel.unitOf("Until"), "s");
+  EXPECT_EQ(panel.valueOf("After the window"), "hold");
+  test::typeIntoField(panel, pfbl + "/active/until", "2.5");
+  ASSERT_TRUE(window.robot().controllers[1].active.has_value());
+  EXPECT_EQ(window.robot().controllers[1].active->until, 2.5) << window.lastError().toStdString();
+  EXPECT_EQ(treeText(), QString::fromUtf8("0–2.5 s, then hold"));
+  test::typeIntoField(panel, pfbl + "/active/until", "0");  // not after its start: refused
+  EXPECT_EQ(window.robot().controllers[1].active->until, 2.5);
+  EXPECT_FALSE(panel.errorText().isEmpty());
+
+  QAction* add = test::findAction(window, "addControllerWindowAction");
+  QAction* remove = test::findAction(window, "removeControllerWindowAction");
+  ASSERT_NE(add, nullptr);
+  ASSERT_NE(remove, nullptr);
+  EXPECT_FALSE(add->isEnabled());
+  ASSERT_TRUE(remove->isEnabled());
+  remove->trigger();
+  EXPECT_FALSE(window.robot().controllers[1].active.has_value());
+  EXPECT_EQ(treeText(), QString());
+  EXPECT_TRUE(panel.valueOf("Until").isEmpty());
+  ASSERT_TRUE(add->isEnabled());
+  EXPECT_FALSE(remove->isEnabled());
+  add->trigger();
+  ASSERT_TRUE(window.robot().controllers[1].active.has_value());
+  EXPECT_EQ(treeText(), QString::fromUtf8("0–1 s"));
+  EXPECT_EQ(panel.valueOf("Until"), "1");
+  EXPECT_EQ(panel.valueOf("After the window"), "off");
+  test::saveScreenshot(test::grabWindow(window), "controller_window");
+  window.undoStack()->undo();  // back to no window, then to [0, 2.5) s and hold
+  EXPECT_FALSE(window.robot().controllers[1].active.has_value());
+  window.undoStack()->undo();
+  ASSERT_TRUE(window.robot().controllers[1].active.has_value());
+  EXPECT_EQ(window.robot().controllers[1].active->until, 2.5);
 }
 
 }  // namespace

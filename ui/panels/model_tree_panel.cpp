@@ -19,6 +19,17 @@ constexpr int kPointerRole = Qt::UserRole + 1;
 constexpr int kLinkIndexRole = Qt::UserRole + 2;
 constexpr int kNotALink = -1;
 
+// a controller's window in the tree's third column: "0–3 s, then hold", "from 3 s"; empty
+// when it acts for the whole run
+QString activeWindowText(const ControllerDesc& controller) {
+  if (!controller.active) return {};
+  const ControllerWindowDesc& window = *controller.active;
+  const QString span = window.until ? QObject::tr("%1–%2 s").arg(window.from).arg(*window.until)
+                                    : QObject::tr("from %1 s").arg(window.from);
+  return window.after == ControllerWindowDesc::After::Hold ? QObject::tr("%1, then hold").arg(span)
+                                                           : span;
+}
+
 QString jointName(JointType type) {
   switch (type) {
     case JointType::Fixed:
@@ -172,9 +183,9 @@ void ModelTreePanel::setRobot(const RobotDescription& robot) {
   // controllers belong to the whole robot: under the root
   for (std::size_t i = 0; i < robot.controllers.size(); ++i) {
     const ControllerDesc& controller = robot.controllers[i];
-    QTreeWidgetItem* item =
-        makeItem({QString::fromStdString(controller.name), tr("controller"), QString()},
-                 QString("/controllers/%1").arg(i), kNotALink);
+    QTreeWidgetItem* item = makeItem(
+        {QString::fromStdString(controller.name), tr("controller"), activeWindowText(controller)},
+        QString("/controllers/%1").arg(i), kNotALink);
     QStringList inputs;
     for (const ControllerInputDesc& input : controller.inputs)
       inputs << QString::fromStdString(input.name);

@@ -132,6 +132,53 @@ TEST(DescriptionEdit, APressureControllerGoesWithItsPressureOnly) {
   EXPECT_TRUE(robot.controllers.empty());
 }
 
+// two PD controllers on one joint input, the first over [0, 1) s: the second takes [1, 2) s
+RobotDescription twoControllersOnOneInput() {
+  RobotDescription robot = hybridRobot();
+  addController(robot, "arm");
+  robot.controllers[0].active = ControllerWindowDesc{0.0, 1.0, ControllerWindowDesc::After::Off};
+  ControllerDesc second = robot.controllers[0];
+  second.name = "second";
+  second.active.reset();
+  robot.controllers.push_back(second);
+  return robot;
+}
+
+// a window is added as [0, 1) s switched off after it, removed again, and never where two
+// controllers writing one input would then overlap (nothing changes then)
+TEST(DescriptionEdit, AddsAndRemovesControllerWindowsButNeverAnOverlap) {
+  RobotDescription robot = twoControllersOnOneInput();
+  ASSERT_EQ(robot.controllers.size(), 2u);
+  ASSERT_EQ(robot.controllers[0].inputs[0].name, robot.controllers[1].inputs[0].name);
+  EXPECT_THROW(checkDescription(robot), ParseError);  // the second acts throughout
+  robot.controllers[1].active = ControllerWindowDesc{1.0, 2.0, ControllerWindowDesc::After::Off};
+  ASSERT_NO_THROW(checkDescription(robot));
+
+  const RobotDescription scheduled = robot;
+  try {
+    removeControllerWindow(robot, 1);
+    FAIL() << "a window was removed into an overlap";
+  } catch (const ParseError& error) {
+    EXPECT_NE(error.pointer().find("/controllers/"), std::string::npos) << error.pointer();
+  }
+  EXPECT_EQ(robot, scheduled);
+  EXPECT_THROW(addControllerWindow(robot, 1), ParseError);  // it has one
+  EXPECT_THROW(addControllerWindow(robot, 2), ParseError);  // no such controller
+  EXPECT_EQ(robot, scheduled);
+
+  robot.controllers.pop_back();  // alone on its input now
+  removeControllerWindow(robot, 0);
+  EXPECT_FALSE(robot.controllers[0].active.has_value());
+  EXPECT_THROW(removeControllerWindow(robot, 0), ParseError);
+  addControllerWindow(robot, 0);
+  ASSERT_TRUE(robot.controllers[0].active.has_value());
+  EXPECT_EQ(*robot.controllers[0].active,
+            (ControllerWindowDesc{0.0, 1.0, ControllerWindowDesc::After::Off}));
+  EXPECT_EQ(parseRobot(serializeRobot(robot)), robot);
+  EXPECT_EQ(fieldUnit("/controllers/0/active/until"), "s");
+  EXPECT_EQ(fieldChoices("/controllers/0/active/after"), (std::vector<std::string>{"off", "hold"}));
+}
+
 TEST(DescriptionEdit, SetsAFieldByPointerAndRejectsAnInvalidOneNamingIt) {
   const RobotDescription robot = hybridRobot();
   const RobotDescription heavier = withValue(robot, "/links/0/rigid/mass", 2.5);
