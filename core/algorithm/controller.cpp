@@ -5,6 +5,7 @@
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/lvp_actuation.hpp"
 #include "core/algorithm/model_agnostic_dynamics.hpp"
+#include "core/algorithm/model_agnostic_kinematics.hpp"
 
 namespace tendril {
 
@@ -25,15 +26,24 @@ ControllerWorkspace::ControllerWorkspace(const Model& model, const CompiledContr
       mass_factor(model.nv),
       gain_factor(static_cast<Eigen::Index>(controller.inputs.size())) {
   using Kind = ControlledVariableDesc::Kind;
-  for (const CompiledController::Variable& variable : controller.variables)
+  for (const CompiledController::Variable& variable : controller.variables) {
     tendon_outputs = tendon_outputs || variable.kind == Kind::TendonLength;
+    tip_outputs = tip_outputs || variable.kind == Kind::TipPosition;
+  }
   uses_tendons = tendon_outputs;
   for (const CompiledController::Input& input : controller.inputs) {
     uses_tendons = uses_tendons || input.kind == CompiledController::Input::Kind::LvpTendon;
     uses_pressures =
         uses_pressures || input.kind == CompiledController::Input::Kind::CavityPressure;
   }
-  if (uses_tendons || uses_pressures) kinematics = ModelAgnosticWorkspace(model);
+  if (uses_tendons || uses_pressures || tip_outputs) kinematics = ModelAgnosticWorkspace(model);
+  if (tip_outputs) {
+    tip_values = Eigen::VectorXd::Zero(J.rows());
+    tip_curvatures = Eigen::VectorXd::Zero(J.rows());
+    tip_rows = tip_rows_plus = tip_rows_minus = Eigen::MatrixXd::Zero(J.rows(), model.nv);
+    tip_jacobian.resize(3, model.nv);
+    q_shifted.resize(model.nq);
+  }
   if (uses_pressures)
     volume_gradients.resize(model.nv, static_cast<Eigen::Index>(model.cavity_pressures.size()));
   if (!uses_tendons) return;
@@ -74,27 +84,61 @@ void inputColumns(const Model& model, const CompiledController& controller, Cont
   }
 }
 
-// J-dot v of the LVP tendons' lengths: d/ds (dl/dq(q + s v)) v at s = 0, a central difference
-// with s |v|_inf = 1e-5 (truncation ~1e-11 relative, rounding ~1e-11: the bodies have no second
-// derivative of their points to give it exactly); into w.tendon_curvatures
-void tendonLengthCurvatures(const Model& model, ControllerWorkspace& w,
-                            const Eigen::Ref<const Eigen::VectorXd>& q,
-                            const Eigen::Ref<const Eigen::VectorXd>& v) {
+// the tip positions' values and Jacobian rows (per TipPosition variable) from the world distal
+// frames w.kinematics holds
+void tipOutputs(const Model& model, const CompiledController& controller, ControllerWorkspace& w,
+                Eigen::Ref<Eigen::VectorXd> values, Eigen::Ref<Eigen::MatrixXd> rows) {
+  for (std::size_t k = 0; k < controller.variables.size(); ++k) {
+    const CompiledController::Variable& variable = controller.variables[k];
+    if (variable.kind != ControlledVariableDesc::Kind::TipPosition) continue;
+    const Eigen::Vector3d p =
+        modelAgnosticTipPosition(model, w.kinematics, variable.index, w.tip_jacobian);
+    values(static_cast<Eigen::Index>(k)) = p(variable.axis);
+    rows.row(static_cast<Eigen::Index>(k)) = w.tip_jacobian.row(variable.axis);
+  }
+}
+
+// dl/dq of the tendons and the tips' rows at q (the outputs whose J-dot v is differenced)
+void outputGradientsAt(const Model& model, const CompiledController& controller,
+                       ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
+                       Eigen::MatrixXd& tendon_gradients, Eigen::MatrixXd& tip_rows) {
+  if (w.tendon_outputs) {
+    lvpTendonLengths(model, w.kinematics, q, w.tendon_lengths_shifted, tendon_gradients);
+  } else if (w.tip_outputs) {
+    modelAgnosticDistalFrames(model, w.kinematics, q);
+  }
+  // the values land in w.tip_values, which the evaluation at q then overwrites
+  if (w.tip_outputs) tipOutputs(model, controller, w, w.tip_values, tip_rows);
+}
+
+// J-dot v of the LVP tendons' lengths and of the tip positions: d/ds (J(q + s v)) v at s = 0, a
+// central difference with s |v|_inf = 1e-5 (truncation ~1e-11 relative, rounding ~1e-11: the
+// bodies have no second derivative of their points to give it exactly); into
+// w.tendon_curvatures and w.tip_curvatures
+void outputCurvatures(const Model& model, const CompiledController& controller,
+                      ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
+                      const Eigen::Ref<const Eigen::VectorXd>& v) {
   const double speed = v.lpNorm<Eigen::Infinity>();
   if (!(speed > 0.0)) {
-    w.tendon_curvatures.setZero();
+    if (w.tendon_outputs) w.tendon_curvatures.setZero();
+    if (w.tip_outputs) w.tip_curvatures.setZero();
     return;
   }
   const double s = 1e-5 / speed;
   w.q_shifted = q + s * v;
-  lvpTendonLengths(model, w.kinematics, w.q_shifted, w.tendon_lengths_shifted,
-                   w.tendon_gradients_plus);
+  outputGradientsAt(model, controller, w, w.q_shifted, w.tendon_gradients_plus, w.tip_rows_plus);
   w.q_shifted = q - s * v;
-  lvpTendonLengths(model, w.kinematics, w.q_shifted, w.tendon_lengths_shifted,
-                   w.tendon_gradients_minus);
-  w.tendon_gradients_plus -= w.tendon_gradients_minus;
-  w.tendon_curvatures.noalias() = w.tendon_gradients_plus.transpose() * v;
-  w.tendon_curvatures /= 2.0 * s;
+  outputGradientsAt(model, controller, w, w.q_shifted, w.tendon_gradients_minus, w.tip_rows_minus);
+  if (w.tendon_outputs) {
+    w.tendon_gradients_plus -= w.tendon_gradients_minus;
+    w.tendon_curvatures.noalias() = w.tendon_gradients_plus.transpose() * v;
+    w.tendon_curvatures /= 2.0 * s;
+  }
+  if (w.tip_outputs) {
+    w.tip_rows_plus -= w.tip_rows_minus;
+    w.tip_curvatures.noalias() = w.tip_rows_plus * v;
+    w.tip_curvatures /= 2.0 * s;
+  }
 }
 
 // K_P e + K_D e' (+ y_d'' when with_acceleration) per variable, into w.command
@@ -134,8 +178,13 @@ void controllerTendonsAt(const Model& model, ControllerWorkspace& w,
 void controlledVariables(const Model& model, const CompiledController& controller,
                          ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                          const Eigen::Ref<const Eigen::VectorXd>& v, bool with_jacobian) {
-  if (w.tendon_outputs && with_jacobian) tendonLengthCurvatures(model, w, q, v);
+  if ((w.tendon_outputs || w.tip_outputs) && with_jacobian)
+    outputCurvatures(model, controller, w, q, v);
   controllerTendonsAt(model, w, q);
+  if (w.tip_outputs) {
+    if (!w.uses_tendons && !w.uses_pressures) modelAgnosticDistalFrames(model, w.kinematics, q);
+    tipOutputs(model, controller, w, w.tip_values, w.tip_rows);
+  }
   for (std::size_t k = 0; k < controller.variables.size(); ++k) {
     const CompiledController::Variable& variable = controller.variables[k];
     const auto i = static_cast<Eigen::Index>(k);
@@ -158,6 +207,13 @@ void controlledVariables(const Model& model, const CompiledController& controlle
         addCableForces(cable, q, -1.0, w.gradient);
         w.y_rate(i) = w.gradient.dot(v);
         if (with_jacobian) w.J.row(i) = w.gradient.transpose();
+        break;
+      }
+      case ControlledVariableDesc::Kind::TipPosition: {
+        w.y(i) = w.tip_values(i);
+        w.y_rate(i) = w.tip_rows.row(i).dot(v);
+        w.y_curvature(i) = with_jacobian ? w.tip_curvatures(i) : 0.0;
+        if (with_jacobian) w.J.row(i) = w.tip_rows.row(i);
         break;
       }
       case ControlledVariableDesc::Kind::TendonLength: {

@@ -44,9 +44,15 @@ struct ControllerWorkspace {
   /// the controller writes cavity pressures: every cavity's dV/dq at q (nv x pressures)
   bool uses_pressures = false;
   Eigen::MatrixXd volume_gradients;
-  /// the bodies evaluated for the tendon lengths and cavity gradients (at q and at the shifted
-  /// states of J-dot v): apart from the workspace of the law's ID or MID, so that a central
-  /// difference that moves one body reuses that pass's other bodies (ReusedBodyEvaluations)
+  /// one world coordinate of a link's tip per TipPosition variable (rows of the others unused):
+  /// its value and Jacobian row at q, the rows at q -+ s v (J-dot v), and J-dot v
+  bool tip_outputs = false;
+  Eigen::VectorXd tip_values, tip_curvatures;
+  Eigen::MatrixXd tip_rows, tip_rows_plus, tip_rows_minus;
+  Eigen::Matrix3Xd tip_jacobian;  ///< scratch (3 x nv)
+  /// the bodies evaluated for the tendon lengths, tip positions and cavity gradients (at q and at
+  /// the shifted states of J-dot v): apart from the workspace of the law's ID or MID, so that a
+  /// central difference that moves one body reuses that pass's other bodies (ReusedBodyEvaluations)
   ModelAgnosticWorkspace kinematics;
   /// M (factored in mass_factor) and n = ID(q, v, 0, t) of the last controllerInputs() are at its
   /// (t, q, v): a PFBL evaluated them there (the forward dynamics may reuse them)

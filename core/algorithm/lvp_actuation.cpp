@@ -4,6 +4,7 @@
 
 #include "core/algorithm/actuation.hpp"
 #include "core/algorithm/model_agnostic_body.hpp"
+#include "core/algorithm/model_agnostic_kinematics.hpp"
 
 namespace tendril {
 namespace {
@@ -13,20 +14,6 @@ int bodyOfLink(const ModelAgnosticWorkspace& w, int link) {
     if (w.link[b] == link) return static_cast<int>(b);
   }
   return -1;
-}
-
-// every body's distal frame in the world and its Jacobian columns as world twists (w.world_D,
-// w.S_world: free after the passes), from the evaluations in w
-void worldDistalFrames(ModelAgnosticWorkspace& w) {
-  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
-    const int p = w.parent[b];
-    const BodyEvaluation& e = w.evaluations[b];
-    const SE3 world_Q = p < 0 ? w.g_fixed[b] : w.world_D[p] * w.g_fixed[b];
-    w.world_D[b] = world_Q * e.distalPose();
-    const Matrix6Xd& J_D = e.distalJacobian();
-    for (Eigen::Index c = 0; c < J_D.cols(); ++c)
-      w.S_world[b].col(c) = applyAd(w.world_D[b], Vector6d(J_D.col(c)));
-  }
 }
 
 // world position of a tendon anchor and its world Jacobian (3 x nv, overwritten)
@@ -86,22 +73,6 @@ double tendonLength(const Model& model, ModelAgnosticWorkspace& w, const Compile
     previous = next;
   }
   return length;
-}
-
-// the bodies' distal frames at (q, 0), then in the world (the elements are not evaluated)
-void evaluateAtRest(const Model& model, ModelAgnosticWorkspace& w,
-                    const Eigen::Ref<const Eigen::VectorXd>& q) {
-  if (w.unsupported_link >= 0) {
-    throw std::invalid_argument("no model-agnostic body kind handles link '" +
-                                model.links[w.unsupported_link].name + "'");
-  }
-  if (q.size() != model.nq) throw std::invalid_argument("q has the wrong size");
-  w.zero_rates.setZero(model.nv);
-  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
-    evaluateWorkspaceBody(model, w, static_cast<int>(b), q.segment(w.idx_q[b], w.nq[b]),
-                          w.zero_rates.segment(w.idx_q[b], w.nq[b]), BodyOutputs::DistalFrame);
-  }
-  worldDistalFrames(w);
 }
 
 // tau += scale dV/dq of one cavity, its body evaluated at q
@@ -173,14 +144,14 @@ void applyInputs(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
   for (Eigen::Index i = 0; i < cables; ++i)
     addCableForces(model.cables[static_cast<std::size_t>(i)], q, u(joints + i), tau);
   if (tendons + pressures == 0) return;
-  evaluateAtRest(model, data.agnostic, q);
+  modelAgnosticDistalFrames(model, data.agnostic, q);
   addLvpInputs(model, data, q, u.segment(joints + cables, tendons),
                u.segment(joints + cables + tendons, pressures), tau);
 }
 
 double lvpTendonLength(const Model& model, Data& data, int tendon,
                        const Eigen::Ref<const Eigen::VectorXd>& q, Eigen::VectorXd* gradient) {
-  evaluateAtRest(model, data.agnostic, q);
+  modelAgnosticDistalFrames(model, data.agnostic, q);
   return tendonLength(model, data.agnostic, model.lvp_tendons.at(static_cast<std::size_t>(tendon)),
                       q, gradient);
 }
@@ -193,7 +164,7 @@ void lvpTendonLengths(const Model& model, Data& data, const Eigen::Ref<const Eig
 void lvpTendonLengths(const Model& model, ModelAgnosticWorkspace& w,
                       const Eigen::Ref<const Eigen::VectorXd>& q,
                       Eigen::Ref<Eigen::VectorXd> lengths, Eigen::Ref<Eigen::MatrixXd> gradients) {
-  evaluateAtRest(model, w, q);
+  modelAgnosticDistalFrames(model, w, q);
   for (std::size_t i = 0; i < model.lvp_tendons.size(); ++i) {
     const auto column = static_cast<Eigen::Index>(i);
     lengths(column) = tendonLength(model, w, model.lvp_tendons[i], q, &w.tendon_gradient);
@@ -210,7 +181,7 @@ void cavityVolumeGradients(const Model& model, Data& data,
 void cavityVolumeGradients(const Model& model, ModelAgnosticWorkspace& w,
                            const Eigen::Ref<const Eigen::VectorXd>& q,
                            Eigen::Ref<Eigen::MatrixXd> gradients) {
-  evaluateAtRest(model, w, q);
+  modelAgnosticDistalFrames(model, w, q);
   gradients.setZero();
   for (std::size_t i = 0; i < model.cavity_pressures.size(); ++i) {
     addCavityVolumeGradient(model, w, model.cavity_pressures[i], q, 1.0,
@@ -222,7 +193,7 @@ void addLvpActuationForces(const Model& model, Data& data,
                            const Eigen::Ref<const Eigen::VectorXd>& q, double t,
                            Eigen::Ref<Eigen::VectorXd> tau) {
   ModelAgnosticWorkspace& w = data.agnostic;
-  worldDistalFrames(w);
+  modelAgnosticWorldDistalFrames(w);
   for (std::size_t i = 0; i < model.lvp_tendons.size(); ++i) {
     const CompiledLvpTendon& tendon = model.lvp_tendons[i];
     w.lvp_inputs(static_cast<Eigen::Index>(i)) = tendon.controlled ? 0.0 : tendon.tension(t);

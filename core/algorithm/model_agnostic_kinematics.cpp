@@ -1,5 +1,6 @@
 #include "core/algorithm/model_agnostic_kinematics.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tendril {
@@ -42,6 +43,53 @@ void modelAgnosticPosesOfEvaluations(const Data& data, ModelAgnosticPoses& poses
     for (std::size_t k = 0; k < body.elements.size(); ++k)
       poses.elements[b][k] = poses.proximal[b] * body.elements[k].G;
   }
+}
+
+void modelAgnosticDistalFrames(const Model& model, ModelAgnosticWorkspace& w,
+                               const Eigen::Ref<const Eigen::VectorXd>& q) {
+  if (w.unsupported_link >= 0) {
+    throw std::invalid_argument("no model-agnostic body kind handles link '" +
+                                model.links[w.unsupported_link].name + "'");
+  }
+  if (q.size() != model.nq) throw std::invalid_argument("q has the wrong size");
+  w.zero_rates.setZero(model.nv);
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    evaluateWorkspaceBody(model, w, static_cast<int>(b), q.segment(w.idx_q[b], w.nq[b]),
+                          w.zero_rates.segment(w.idx_q[b], w.nq[b]), BodyOutputs::DistalFrame);
+  }
+  modelAgnosticWorldDistalFrames(w);
+}
+
+void modelAgnosticWorldDistalFrames(ModelAgnosticWorkspace& w) {
+  for (std::size_t b = 0; b < w.bodies.size(); ++b) {
+    const int p = w.parent[b];
+    const BodyEvaluation& e = w.evaluations[b];
+    const SE3 world_Q = p < 0 ? w.g_fixed[b] : w.world_D[p] * w.g_fixed[b];
+    w.world_D[b] = world_Q * e.distalPose();
+    const Matrix6Xd& J_D = e.distalJacobian();
+    for (Eigen::Index c = 0; c < J_D.cols(); ++c)
+      w.S_world[b].col(c) = applyAd(w.world_D[b], Vector6d(J_D.col(c)));
+  }
+}
+
+Eigen::Vector3d modelAgnosticTipPosition(const Model& model, const ModelAgnosticWorkspace& w,
+                                         int link, Eigen::Ref<Eigen::Matrix3Xd> J) {
+  const auto found = std::find(w.link.begin(), w.link.end(), link);
+  if (found == w.link.end()) throw std::invalid_argument("no model-agnostic body for the link");
+  const int b = static_cast<int>(found - w.link.begin());
+  // a rigid link's D is its joint's child frame, its tip placed after it; the other kinds' D is
+  // their distal end
+  const LinkInfo& info = model.links[static_cast<std::size_t>(link)];
+  const Eigen::Vector3d p =
+      info.kind == BodyKind::Rigid ? w.world_D[b].act(info.g_tip.p) : w.world_D[b].p;
+  J.setZero();
+  for (int a = b; a >= 0; a = w.parent[a]) {  // v_p = v_o + omega x p per world twist
+    for (int c = 0; c < w.nq[a]; ++c) {
+      const Vector6d s = w.S_world[a].col(c);
+      J.col(w.idx_q[a] + c) = s.head<3>().cross(p) + s.tail<3>();
+    }
+  }
+  return p;
 }
 
 double modelAgnosticGravitationalEnergy(const Model& model, const Data& data,

@@ -35,6 +35,22 @@ void modelAgnosticPoses(const Model& model, Data& data, const Eigen::Ref<const E
 ///        Allocation-free.
 void modelAgnosticPosesOfEvaluations(const Data& data, ModelAgnosticPoses& poses);
 
+/// \brief Evaluates only every body's distal frame at (q, 0) in \p w (BodyOutputs::DistalFrame: an
+///        LVP body's one point, not its quadrature) and composes them into world: w.world_D[b],
+///        and w.S_world[b], the world twists of D_b per coordinate of body b (the spatial
+///        Jacobian columns of everything hung from it). Allocation-free.
+/// \throw std::invalid_argument when a link has no model-agnostic body kind
+void modelAgnosticDistalFrames(const Model& model, ModelAgnosticWorkspace& w,
+                               const Eigen::Ref<const Eigen::VectorXd>& q);
+/// \brief w.world_D and w.S_world from the evaluations w holds (a pass's, or the above's).
+void modelAgnosticWorldDistalFrames(ModelAgnosticWorkspace& w);
+
+/// \brief World position of link \p link's tip (a rigid link's tip frame; a rod's, segment's or
+///        LVP body's distal end) and its Jacobian (3 x nv, overwritten), from the world distal
+///        frames in \p w (modelAgnosticDistalFrames()). Allocation-free.
+Eigen::Vector3d modelAgnosticTipPosition(const Model& model, const ModelAgnosticWorkspace& w,
+                                         int link, Eigen::Ref<Eigen::Matrix3Xd> J);
+
 /// \brief Gravitational potential energy -sum_k m_k a_g . c_k over every element (its inertia's
 ///        mass and first moment, so a lumped part counts as the dynamics see it) [J], from poses
 ///        modelAgnosticPoses() left in \p poses and data.agnostic.

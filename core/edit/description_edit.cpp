@@ -506,6 +506,7 @@ std::vector<std::string> fieldChoices(const std::string& pointer) {
     return {"pd_gravity_compensation", "computed_torque", "collocated_pfbl"};
   }
   if (key == "after" && contains(pointer, "/active")) return {"off", "hold"};
+  if (key == "axis" && contains(pointer, "/controlled/")) return {"x", "y", "z"};
   if (key == "mode") return {"force", "position"};
   if (key == "model" && contains(pointer, "/constant_curvature/")) return {"planar", "spatial"};
   if (key == "stress_model") return {"linear_elastic"};
@@ -960,6 +961,8 @@ void dropOrphanControllers(Json& json) {
       return inputs.count(variable["cable_length"].get<std::string>()) > 0;
     if (variable.contains("tendon_length"))
       return inputs.count(variable["tendon_length"].get<std::string>()) > 0;
+    if (variable.contains("tip_position"))
+      return links.count(variable["tip_position"].get<std::string>()) > 0;
     const std::string name = variable.contains("coordinate")
                                  ? variable["coordinate"].get<std::string>()
                                  : variable.value("link", std::string());

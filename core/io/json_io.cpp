@@ -662,6 +662,11 @@ JointInputDesc readJointInput(const Json& json, const std::string& pointer) {
   return input;
 }
 
+// a tip position's world axis (ControlledVariableDesc::axis 0, 1, 2)
+enum class TipAxis { X, Y, Z };
+const std::map<TipAxis, std::string> kTipAxisNames = {
+    {TipAxis::X, "x"}, {TipAxis::Y, "y"}, {TipAxis::Z, "z"}};
+
 const std::map<ControllerWindowDesc::After, std::string> kControllerAfterNames = {
     {ControllerWindowDesc::After::Off, "off"}, {ControllerWindowDesc::After::Hold, "hold"}};
 
@@ -671,16 +676,19 @@ const std::map<ControllerDesc::Type, std::string> kControllerTypeNames = {
     {ControllerDesc::Type::CollocatedPfbl, "collocated_pfbl"}};
 
 // {"coordinate": name} | {"link": name, "dof": k} (the joint's coordinate, "link/joint/k") |
-// {"cable_length": name} | {"tendon_length": name} (an LVP tendon), each with its "setpoint"
+// {"cable_length": name} | {"tendon_length": name} (an LVP tendon) |
+// {"tip_position": link, "axis": "x" | "y" | "z"}, each with its "setpoint"
 ControlledVariableDesc readControlledVariable(const Json& json, const std::string& pointer) {
   ObjectReader in(json, pointer);
   ControlledVariableDesc variable;
   const bool coordinate = in.has("coordinate"), joint = in.has("link"),
-             cable = in.has("cable_length"), tendon = in.has("tendon_length");
-  if (coordinate + joint + cable + tendon != 1) {
+             cable = in.has("cable_length"), tendon = in.has("tendon_length"),
+             tip = in.has("tip_position");
+  if (coordinate + joint + cable + tendon + tip != 1) {
     ObjectReader::fail(pointer,
                        "a controlled variable needs exactly one of \"coordinate\", \"link\" (with "
-                       "\"dof\"), \"cable_length\" or \"tendon_length\"");
+                       "\"dof\"), \"cable_length\", \"tendon_length\" or \"tip_position\" (with "
+                       "\"axis\")");
   }
   if (coordinate) {
     variable.name = in.string("coordinate");
@@ -689,9 +697,13 @@ ControlledVariableDesc readControlledVariable(const Json& json, const std::strin
   } else if (cable) {
     variable.kind = ControlledVariableDesc::Kind::CableLength;
     variable.name = in.string("cable_length");
-  } else {
+  } else if (tendon) {
     variable.kind = ControlledVariableDesc::Kind::TendonLength;
     variable.name = in.string("tendon_length");
+  } else {
+    variable.kind = ControlledVariableDesc::Kind::TipPosition;
+    variable.name = in.string("tip_position");
+    variable.axis = static_cast<int>(in.enumeration("axis", kTipAxisNames));
   }
   variable.setpoint = readTimeFunction(in.required("setpoint"), in.at("setpoint"));
   in.rejectUnknownKeys();
@@ -1129,13 +1141,17 @@ Json writeJointInput(const JointInputDesc& input) {
 
 Json writeController(const ControllerDesc& controller) {
   Json controlled = Json::array();
+  using Kind = ControlledVariableDesc::Kind;
   for (const ControlledVariableDesc& variable : controller.controlled) {
-    const char* key = variable.kind == ControlledVariableDesc::Kind::CableLength ? "cable_length"
-                      : variable.kind == ControlledVariableDesc::Kind::TendonLength
-                          ? "tendon_length"
-                          : "coordinate";
-    controlled.push_back(
-        Json{{key, variable.name}, {"setpoint", writeTimeFunction(variable.setpoint)}});
+    const char* key = variable.kind == Kind::CableLength    ? "cable_length"
+                      : variable.kind == Kind::TendonLength ? "tendon_length"
+                      : variable.kind == Kind::TipPosition  ? "tip_position"
+                                                            : "coordinate";
+    Json entry{{key, variable.name}};
+    if (variable.kind == Kind::TipPosition)
+      entry["axis"] = kTipAxisNames.at(static_cast<TipAxis>(variable.axis));
+    entry["setpoint"] = writeTimeFunction(variable.setpoint);
+    controlled.push_back(entry);
   }
   Json inputs = Json::array();
   for (const ControllerInputDesc& input : controller.inputs) {

@@ -440,7 +440,7 @@ class ModelBuilder {
     const auto n = static_cast<Eigen::Index>(desc.controlled.size());
     for (Eigen::Index k = 0; k < n; ++k) {
       const ControlledVariableDesc& variable = desc.controlled[k];
-      CompiledController::Variable v{variable.kind, 0, variable.setpoint, variable.name};
+      CompiledController::Variable v{variable.kind, 0, 0, variable.setpoint, variable.name};
       const std::string variable_at = at + "/controlled/" + std::to_string(k);
       if (variable.kind == ControlledVariableDesc::Kind::CableLength) {
         v.index = cableIndex(variable.name);
@@ -448,11 +448,15 @@ class ModelBuilder {
       } else if (variable.kind == ControlledVariableDesc::Kind::TendonLength) {
         v.index = lvpTendonIndex(variable.name);
         v.label = variable.name + " length";
+      } else if (variable.kind == ControlledVariableDesc::Kind::TipPosition) {
+        v.index = linkIndex(variable.name);
+        v.axis = variable.axis;
+        v.label = variable.name + " tip " + std::string(1, "xyz"[variable.axis]);
       } else {
         v.index = coordinateIndex(variable.name, variable_at);
       }
       for (const CompiledController::Variable& earlier : compiled.variables) {
-        if (earlier.kind == v.kind && earlier.index == v.index)
+        if (earlier.kind == v.kind && earlier.index == v.index && earlier.axis == v.axis)
           throw ParseError(variable_at, "\"" + variable.name + "\" is listed twice");
       }
       compiled.variables.push_back(v);

@@ -292,12 +292,14 @@ struct EnvironmentDesc {
 
 /// \brief A variable a controller drives to its set-point: a coordinate (one of the names of
 ///        Model::coordinate_names, e.g. "arm/joint/0" or "rod/div0/bend_y/0"), the length of a
-///        cable (collocated with the cable's tension) or of an LVP tendon (with its tension).
+///        cable (collocated with the cable's tension) or of an LVP tendon (with its tension), or
+///        one world coordinate of a link's tip (a task-space output).
 struct ControlledVariableDesc {
-  enum class Kind { Coordinate, CableLength, TendonLength };
+  enum class Kind { Coordinate, CableLength, TendonLength, TipPosition };
   Kind kind = Kind::Coordinate;
-  std::string name;       ///< the coordinate's name, or the cable's or LVP tendon's name
+  std::string name;       ///< the coordinate's name, the cable's or LVP tendon's, or the link's
   TimeFunction setpoint;  ///< the desired value over time [rad, m]
+  int axis = 0;           ///< TipPosition: the world axis x, y, z (0, 1, 2)
   bool operator==(const ControlledVariableDesc&) const = default;
 };
 

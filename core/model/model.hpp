@@ -177,7 +177,9 @@ struct CompiledController {
   ControllerDesc::Type type = ControllerDesc::Type::PdGravityCompensation;
   struct Variable {
     ControlledVariableDesc::Kind kind = ControlledVariableDesc::Kind::Coordinate;
-    int index = 0;  ///< the coordinate, the cable in Model::cables or the tendon in lvp_tendons
+    int index = 0;  ///< the coordinate, the cable in Model::cables, the tendon in lvp_tendons,
+                    ///< or the link in Model::links (TipPosition)
+    int axis = 0;   ///< TipPosition: world x, y or z
     TimeFunction setpoint;
     std::string label;  ///< the coordinate's name, or "<cable> length"
   };

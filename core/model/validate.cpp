@@ -540,11 +540,21 @@ std::optional<DescriptionProblem> findControllerProblem(const RobotDescription& 
       const std::string variable_at = at + "/controlled/" + std::to_string(k);
       if (variable.kind == ControlledVariableDesc::Kind::Coordinate) continue;
       const bool cable = variable.kind == ControlledVariableDesc::Kind::CableLength;
-      const std::string key = cable ? "/cable_length" : "/tendon_length";
+      const bool tip = variable.kind == ControlledVariableDesc::Kind::TipPosition;
+      const std::string key = cable ? "/cable_length" : tip ? "/tip_position" : "/tendon_length";
       if (controller.type != ControllerDesc::Type::CollocatedPfbl) {
         return DescriptionProblem{variable_at + key,
                                   "only a collocated_pfbl controller drives outputs; this "
                                   "controller type drives coordinates"};
+      }
+      if (tip) {
+        const bool link = std::any_of(robot.links.begin(), robot.links.end(),
+                                      [&](const LinkDesc& l) { return l.name == variable.name; });
+        if (!link)
+          return DescriptionProblem{variable_at + key, "unknown link \"" + variable.name + "\""};
+        if (variable.axis < 0 || variable.axis > 2)
+          return DescriptionProblem{variable_at + "/axis", "expected x, y or z"};
+        continue;
       }
       const bool known =
           cable ? std::any_of(robot.cables.begin(), robot.cables.end(),

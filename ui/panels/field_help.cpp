@@ -44,6 +44,7 @@ const std::map<std::string, QString>& keyLabels() {
       {"bend_z", QObject::tr("Bend about z")},
       {"cable_length", QObject::tr("Cable length of")},
       {"tendon_length", QObject::tr("Tendon length of")},
+      {"tip_position", QObject::tr("Tip position of")},
       {"box_centre", QObject::tr("Box centre")},
       {"com", QObject::tr("Centre of mass")},
       {"constant_curvature", QObject::tr("Constant-curvature segment")},
