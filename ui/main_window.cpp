@@ -168,6 +168,13 @@ void MainWindow::createPanels() {
           Qt::QueuedConnection);
   connect(property_panel_, &PropertyPanel::removeTablePointRequested, this,
           &MainWindow::removeTablePoint, Qt::QueuedConnection);
+  connect(
+      property_panel_, &PropertyPanel::controlledKindRequested, this,
+      [this](int controller, int variable, int kind) {
+        editor_->setControlledVariableKind(controller, variable,
+                                           static_cast<ControlledVariableDesc::Kind>(kind));
+      },
+      Qt::QueuedConnection);
   connect(viewport_, &ViewportWidget::linkClicked, this, &MainWindow::onViewportClicked);
   // right-clicking a body selects it, as a left click does, and offers the tree's menu for it
   connect(viewport_, &ViewportWidget::linkContextMenuRequested, this,

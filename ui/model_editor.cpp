@@ -211,6 +211,15 @@ int ModelEditor::selectedControllerIndex() const {
   return index < static_cast<int>(robot_.controllers.size()) ? index : -1;
 }
 
+bool ModelEditor::setControlledVariableKind(int controller, int variable,
+                                            ControlledVariableDesc::Kind kind) {
+  return editWith(tr("Change controlled variable"), tr("Cannot drive that"),
+                  [&](RobotDescription& r) {
+                    tendril::setControlledVariableKind(r, controller, variable, kind);
+                    return QString("/controllers/%1").arg(controller);
+                  });
+}
+
 bool ModelEditor::addControllerWindow() {
   return editWith(tr("Add controller window"), tr("Cannot add a window"), [&](RobotDescription& r) {
     const int controller = selectedControllerIndex();

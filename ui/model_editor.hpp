@@ -61,6 +61,9 @@ class ModelEditor : public QObject {
   [[nodiscard]] int selectedControllerIndex() const;
   /// \brief Gives the selected controller an active window ([0, 1) s, off after), or removes it.
   bool addControllerWindow();
+  /// \brief Makes a controller's controlled variable a joint coordinate, a cable or tendon length
+  ///        or a tip position (setControlledVariableKind()).
+  bool setControlledVariableKind(int controller, int variable, ControlledVariableDesc::Kind kind);
   bool removeControllerWindow();
   bool addSelectedLinkToFluid();
   bool removeSelectedLinkFromFluid();

@@ -455,6 +455,14 @@ std::string fieldUnit(const RobotDescription& robot, const std::string& pointer)
       return timeFunctionUnit(lastKey(pointer), driven);
     }
   }
+  // a controlled length or tip coordinate's set-point is in metres
+  if (parts.size() >= 6 && parts[0] == "controllers" && isIndex(parts[1]) &&
+      parts[2] == "controlled" && isIndex(parts[3]) && parts[4] == "setpoint") {
+    const std::size_t c = std::stoul(parts[1]), k = std::stoul(parts[3]);
+    if (c < robot.controllers.size() && k < robot.controllers[c].controlled.size() &&
+        robot.controllers[c].controlled[k].kind != ControlledVariableDesc::Kind::Coordinate)
+      return timeFunctionUnit(lastKey(pointer), "m");
+  }
   // a tree joint's limits: angular or linear with its coordinate
   if (parts.size() == 5 && parts[0] == "links" && isIndex(parts[1]) && parts[2] == "joint" &&
       parts[3] == "limits") {
@@ -1031,6 +1039,62 @@ ControllerDesc& controllerAt(RobotDescription& robot, int controller) {
 }
 
 }  // namespace
+
+void setControlledVariableKind(RobotDescription& robot, int controller, int variable,
+                               ControlledVariableDesc::Kind kind) {
+  using Kind = ControlledVariableDesc::Kind;
+  RobotDescription edited = robot;
+  ControllerDesc& desc = controllerAt(edited, controller);
+  const std::string at =
+      "/controllers/" + std::to_string(controller) + "/controlled/" + std::to_string(variable);
+  if (variable < 0 || variable >= static_cast<int>(desc.controlled.size()))
+    throw ParseError(at, "no such controlled variable");
+  ControlledVariableDesc& target = desc.controlled[static_cast<std::size_t>(variable)];
+  if (target.kind == kind) return;
+  const auto none = [&](const std::string& what) {
+    return ParseError(at, "the robot has no " + what + " to control");
+  };
+  switch (kind) {
+    case Kind::Coordinate: {
+      if (robot.joint_inputs.empty()) throw none("joint input");
+      // the first joint input's coordinate that the controller does not drive already
+      const auto driven = [&](const std::string& name) {
+        return std::any_of(desc.controlled.begin(), desc.controlled.end(),
+                           [&](const ControlledVariableDesc& c) {
+                             return c.kind == Kind::Coordinate && c.name == name;
+                           });
+      };
+      target.name.clear();
+      for (const JointInputDesc& input : robot.joint_inputs) {
+        const std::string name = input.link + "/joint/" + std::to_string(input.dof);
+        if (!driven(name)) {
+          target.name = name;
+          break;
+        }
+      }
+      if (target.name.empty()) throw none("joint input left");
+      break;
+    }
+    case Kind::CableLength:
+      if (robot.cables.empty()) throw none("cable");
+      target.name = robot.cables[0].name;
+      break;
+    case Kind::TendonLength:
+      if (robot.lvp_tendons.empty()) throw none("LVP tendon");
+      target.name = robot.lvp_tendons[0].name;
+      break;
+    case Kind::TipPosition:
+      if (robot.links.empty()) throw none("link");
+      target.name = robot.links.back().name;
+      target.axis = 2;
+      break;
+  }
+  target.kind = kind;
+  if (kind != Kind::Coordinate) desc.type = ControllerDesc::Type::CollocatedPfbl;
+  RobotDescription checked = descriptionFromJson(descriptionToJson(edited));
+  (void)buildModel(checked);
+  robot = std::move(checked);
+}
 
 void addControllerWindow(RobotDescription& robot, int controller) {
   RobotDescription edited = robot;

@@ -136,6 +136,15 @@ int findFluidBody(const RobotDescription& robot, const std::string& link);
 /// \return its index \throw ParseError when the link has no such joint (fixed, or unknown)
 int addJointInput(RobotDescription& robot, const std::string& link);
 
+/// \brief Makes controlled variable \p variable of controller \p controller a \p kind: a joint
+///        coordinate (the first joint input's it does not drive yet), the first cable's or LVP
+///        tendon's length, or the world z of the last link's tip; an output turns the law into a
+///        collocated_pfbl (the only one that drives outputs). The set-point stays (edit it next).
+/// \throw ParseError when the robot has nothing of that kind or the result is invalid (nothing
+///        is changed then)
+void setControlledVariableKind(RobotDescription& robot, int controller, int variable,
+                               ControlledVariableDesc::Kind kind);
+
 /// \brief Gives controller \p controller an active window: [0, 1) s, switched off after it (its
 ///        fields then edit like any other). \throw ParseError when it has one already, for a bad
 ///        index, or when the window makes the model invalid (nothing is changed then)

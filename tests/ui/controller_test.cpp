@@ -7,12 +7,14 @@
 #include <QAction>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QMenu>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidgetItem>
 #include <QUndoStack>
+#include <memory>
 
 #include "ui/main_window.hpp"
 #include "ui/panels/model_tree_panel.hpp"
@@ -137,6 +139,52 @@ TEST(ControllerGuiTest, ControllerWindowsShowInTheTreeAndEditInProperties) {
   window.undoStack()->undo();
   ASSERT_TRUE(window.robot().controllers[1].active.has_value());
   EXPECT_EQ(window.robot().controllers[1].active->until, 2.5);
+}
+
+// Properties > right click on a controlled variable > Drive > Link Tip Position: the computed
+// torque becomes a PFBL on the last link's tip z, shown under its own labels; a kind the robot
+// has none of is refused with the reason; undo brings the coordinate back
+TEST(ControllerGuiTest, AControlledVariableIsSwitchedToATipFromItsContextMenu) {
+  QSettings().clear();
+  MainWindow window;
+  ASSERT_TRUE(test::showAndWait(&window));
+  ASSERT_TRUE(window.openFile(test::examplePath("controlled_arm.json")));
+  window.select("/controllers/0");
+  PropertyPanel& panel = *window.propertyPanel();
+  const QString row = "/controllers/0/controlled/2/coordinate";
+  ASSERT_NE(panel.itemFor(row), nullptr);
+  const auto drive = [&](const char* name) {
+    std::unique_ptr<QMenu> menu(panel.createContextMenu(row));
+    if (menu == nullptr) return false;
+    auto* action = menu->findChild<QAction*>(name);
+    if (action == nullptr) return false;
+    action->trigger();
+    QTest::qWait(50);  // the edit is applied from the event loop
+    return true;
+  };
+  {
+    std::unique_ptr<QMenu> menu(panel.createContextMenu(row));
+    ASSERT_NE(menu, nullptr);
+    auto* coordinate = menu->findChild<QAction*>("driveCoordinate");
+    ASSERT_NE(coordinate, nullptr);
+    EXPECT_TRUE(coordinate->isChecked());
+  }
+  ASSERT_TRUE(drive("driveCableLength"));  // the arm has no cable
+  EXPECT_EQ(window.robot().controllers[0].controlled[2].kind,
+            ControlledVariableDesc::Kind::Coordinate);
+  EXPECT_TRUE(window.lastError().contains("no cable")) << window.lastError().toStdString();
+
+  ASSERT_TRUE(drive("driveTipPosition"));
+  const ControllerDesc& controller = window.robot().controllers[0];
+  ASSERT_EQ(controller.controlled[2].kind, ControlledVariableDesc::Kind::TipPosition)
+      << window.lastError().toStdString();
+  EXPECT_EQ(controller.type, ControllerDesc::Type::CollocatedPfbl);
+  EXPECT_EQ(panel.valueOf("Tip position of"), "fore");
+  EXPECT_EQ(panel.valueOf("Axis"), "z");
+  test::saveScreenshot(test::grabWindow(window), "controller_tip_output");
+  window.undoStack()->undo();
+  EXPECT_EQ(window.robot().controllers[0].controlled[2].kind,
+            ControlledVariableDesc::Kind::Coordinate);
 }
 
 }  // namespace

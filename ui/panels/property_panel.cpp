@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QStyledItemDelegate>
 #include <QTreeWidget>
@@ -369,14 +370,63 @@ void PropertyPanel::resizeEvent(QResizeEvent* event) {
 }
 
 QMenu* PropertyPanel::createContextMenu(const QString& pointer) {
-  QTreeWidgetItem* item = itemFor(pointer);
-  if (item == nullptr || item->data(0, kTablePointsRole).toString().isEmpty()) {
+  const QTreeWidgetItem* item = itemFor(pointer);
+  if (item == nullptr) return nullptr;
+  auto* menu = new QMenu(this);
+  addTablePointActions(menu, item);
+  addControlledKindActions(menu, pointer);
+  if (menu->isEmpty()) {
+    delete menu;
     return nullptr;
   }
+  return menu;
+}
+
+// "Drive" on a controlled variable's rows: what it is, among the kinds a controller can drive
+void PropertyPanel::addControlledKindActions(QMenu* menu, const QString& pointer) {
+  static const QRegularExpression kVariable("^/controllers/(\\d+)/controlled/(\\d+)(/|$)");
+  const QRegularExpressionMatch match = kVariable.match(pointer);
+  if (!match.hasMatch() || robot_json_ == nullptr) return;
+  const int controller = match.captured(1).toInt(), variable = match.captured(2).toInt();
+  const Json::json_pointer at(
+      QString("/controllers/%1/controlled/%2").arg(controller).arg(variable).toStdString());
+  if (!robot_json_->contains(at)) return;
+  const Json& current = (*robot_json_)[at];
+  using Kind = ControlledVariableDesc::Kind;
+  struct Choice {
+    Kind kind;
+    const char* key;
+    const char* object_name;
+    QString text;
+  };
+  const Choice choices[] = {
+      {Kind::Coordinate, "coordinate", "driveCoordinate", tr("Joint &Coordinate")},
+      {Kind::CableLength, "cable_length", "driveCableLength", tr("C&able Length")},
+      {Kind::TendonLength, "tendon_length", "driveTendonLength", tr("LVP &Tendon Length")},
+      {Kind::TipPosition, "tip_position", "driveTipPosition", tr("Link Tip &Position")},
+  };
+  QMenu* drive = menu->addMenu(tr("&Drive"));
+  drive->setObjectName("driveMenu");
+  drive->setToolTipsVisible(true);
+  for (const Choice& choice : choices) {
+    QAction* action = drive->addAction(choice.text);
+    action->setObjectName(choice.object_name);
+    action->setCheckable(true);
+    // a joint coordinate may be given as {"link", "dof"}
+    action->setChecked(current.contains(choice.key) ||
+                       (choice.kind == Kind::Coordinate && current.contains("link")));
+    const int kind = static_cast<int>(choice.kind);
+    connect(action, &QAction::triggered, this, [this, controller, variable, kind] {
+      emit controlledKindRequested(controller, variable, kind);
+    });
+  }
+}
+
+void PropertyPanel::addTablePointActions(QMenu* menu, const QTreeWidgetItem* item) {
+  if (item->data(0, kTablePointsRole).toString().isEmpty()) return;
   const QString points = item->data(0, kTablePointsRole).toString();
   const int index = item->data(0, kTablePointRole).toInt();
   const int size = item->data(0, kTableSizeRole).toInt();
-  auto* menu = new QMenu(this);
   QAction* add = menu->addAction(index < 0 ? tr("Add Point at the End") : tr("Add Point After"));
   add->setObjectName("addTablePoint");
   add->setToolTip(tr("Halfway to the next point, or one interval after the last"));
@@ -390,7 +440,6 @@ QMenu* PropertyPanel::createContextMenu(const QString& pointer) {
     connect(remove, &QAction::triggered, this,
             [this, points, index] { emit removeTablePointRequested(points, index); });
   }
-  return menu;
 }
 
 void PropertyPanel::showError(const QString& message) {

@@ -50,7 +50,9 @@ class PropertyPanel : public QWidget {
   [[nodiscard]] QString shownPointer() const;
 
   /// \brief The context menu of the field at \p pointer (caller owns it), or nullptr when it has
-  ///        none: a time-function table and its points offer "Add Point" and "Remove Point".
+  ///        none: a time-function table and its points offer "Add Point" and "Remove Point"; a
+  ///        controller's controlled variable offers "Drive" (a joint coordinate, a cable or
+  ///        tendon length, or a tip position).
   [[nodiscard]] QMenu* createContextMenu(const QString& pointer);
 
   /// \brief Shows why the last edit was refused (empty: hides the message).
@@ -64,12 +66,17 @@ class PropertyPanel : public QWidget {
   void addTablePointRequested(const QString& points_pointer, int after);
   /// \brief Point \p index of the table at \p points_pointer should be removed.
   void removeTablePointRequested(const QString& points_pointer, int index);
+  /// \brief Controlled variable \p variable of controller \p controller should become a \p kind
+  ///        (a ControlledVariableDesc::Kind).
+  void controlledKindRequested(int controller, int variable, int kind);
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
 
  private:
   void onItemChanged(QTreeWidgetItem* item, int column);
+  void addTablePointActions(QMenu* menu, const QTreeWidgetItem* item);
+  void addControlledKindActions(QMenu* menu, const QString& pointer);
   /// the property and unit columns sized so that all three fit the panel
   void fitColumns();
   [[nodiscard]] QTreeWidgetItem* itemNamed(const QString& name) const;

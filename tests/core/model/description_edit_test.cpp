@@ -179,6 +179,38 @@ TEST(DescriptionEdit, AddsAndRemovesControllerWindowsButNeverAnOverlap) {
   EXPECT_EQ(fieldChoices("/controllers/0/active/after"), (std::vector<std::string>{"off", "hold"}));
 }
 
+// a controlled variable becomes another kind: an output turns the law into a PFBL; a kind the
+// robot has nothing of is refused with nothing changed
+TEST(DescriptionEdit, AControlledVariableBecomesATipOrALengthOrACoordinateAgain) {
+  using Kind = ControlledVariableDesc::Kind;
+  RobotDescription robot = test::example("controlled_arm");
+  ASSERT_EQ(robot.controllers[0].type, ControllerDesc::Type::ComputedTorque);
+  setControlledVariableKind(robot, 0, 2, Kind::TipPosition);
+  const ControlledVariableDesc& tip = robot.controllers[0].controlled[2];
+  EXPECT_EQ(tip.kind, Kind::TipPosition);
+  EXPECT_EQ(tip.name, robot.links.back().name);
+  EXPECT_EQ(tip.axis, 2);
+  EXPECT_EQ(robot.controllers[0].type, ControllerDesc::Type::CollocatedPfbl);
+  EXPECT_NO_THROW((void)buildModel(robot));
+  EXPECT_EQ(fieldUnit(robot, "/controllers/0/controlled/2/setpoint/value"), "m");
+  EXPECT_EQ(fieldUnit(robot, "/controllers/0/controlled/1/setpoint/value"), "rad or m");
+
+  const RobotDescription before = robot;
+  try {
+    setControlledVariableKind(robot, 0, 2, Kind::CableLength);
+    FAIL() << "a cable length on a robot without cables";
+  } catch (const ParseError& error) {
+    EXPECT_EQ(error.pointer(), "/controllers/0/controlled/2");
+  }
+  EXPECT_THROW(setControlledVariableKind(robot, 0, 3, Kind::Coordinate), ParseError);
+  EXPECT_EQ(robot, before);
+  // the first joint input's coordinate the controller does not drive yet: the elbow's
+  setControlledVariableKind(robot, 0, 2, Kind::Coordinate);
+  EXPECT_EQ(robot.controllers[0].controlled[2].kind, Kind::Coordinate);
+  EXPECT_EQ(robot.controllers[0].controlled[2].name, "fore/joint/0");
+  EXPECT_NO_THROW((void)buildModel(robot));
+}
+
 TEST(DescriptionEdit, SetsAFieldByPointerAndRejectsAnInvalidOneNamingIt) {
   const RobotDescription robot = hybridRobot();
   const RobotDescription heavier = withValue(robot, "/links/0/rigid/mass", 2.5);
