@@ -225,6 +225,7 @@ void MainWindowActions::createModelMenu() {
     action->setObjectName(QString("addSoftRod%1Action").arg(divisions));
   }
   createConstantCurvatureMenu(menu);
+  createLvpMenu(menu);
   struct Entry {
     QAction** action;
     QString text;
@@ -314,6 +315,33 @@ void MainWindowActions::createConstantCurvatureMenu(QMenu* model_menu) {
   }
 }
 
+// Model > Add Volume-Preserving Body: the seed paper's helicoid and inflatable bodies
+void MainWindowActions::createLvpMenu(QMenu* model_menu) {
+  add_lvp_menu_ = model_menu->addMenu(tr("Add &Volume-Preserving Body"));
+  add_lvp_menu_->setObjectName("addLvpMenu");
+  add_lvp_menu_->setToolTipsVisible(true);
+  struct Entry {
+    LvpPreset preset;
+    const char* object_name;
+    QString text, tip;
+  };
+  const Entry entries[] = {
+      {LvpPreset::Helicoid, "addHelicoidBodyAction", tr("&Helicoid (stretch, bend, twist, shear)"),
+       tr("A soft body that keeps its volume everywhere: 8 coordinates (stretch, two bendings, "
+          "twist, two shears; the seed paper's Table 4), for tendons on its surface")},
+      {LvpPreset::Inflatable, "addInflatableBodyAction", tr("&Inflatable (stretch, cavity)"),
+       tr("A soft body with an inner cavity that a pressure inflates: 2 coordinates (stretch and "
+          "the cavity's source; Table 5), its pressure added as an input")},
+  };
+  for (const Entry& entry : entries) {
+    const LvpPreset preset = entry.preset;
+    QAction* action = add_lvp_menu_->addAction(entry.text, &w_,
+                                               [this, preset] { w_.editor_->addLvpBody(preset); });
+    action->setObjectName(entry.object_name);
+    action->setToolTip(entry.tip);
+  }
+}
+
 QToolButton* MainWindowActions::createMenuButton(QWidget* parent, const char* name,
                                                  const QString& text, const QString& tip,
                                                  QMenu* menu) {
@@ -342,6 +370,7 @@ QMenu* MainWindowActions::createContextMenu(QWidget* parent) const {
   menu->addMenu(add_link_menu_);
   menu->addMenu(add_rod_menu_);
   menu->addMenu(add_cc_menu_);
+  menu->addMenu(add_lvp_menu_);
   for (QAction* action : {add_cable, add_load, add_input, add_controller, add_window, remove_window,
                           add_along_rod, add_loop}) {
     menu->addAction(action);

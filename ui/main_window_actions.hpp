@@ -63,6 +63,7 @@ class MainWindowActions : public QObject {
   void addRodColouringMenu();
   void createModelMenu();
   void createConstantCurvatureMenu(QMenu* model_menu);
+  void createLvpMenu(QMenu* model_menu);
   QToolButton* createConstantCurvatureButton(QWidget* parent);
   QToolButton* createMenuButton(QWidget* parent, const char* name, const QString& text,
                                 const QString& tip, QMenu* menu);
@@ -86,7 +87,8 @@ class MainWindowActions : public QObject {
   QMenu* examples_menu_ = nullptr;
   QMenu* add_link_menu_ = nullptr;
   QMenu* add_rod_menu_ = nullptr;
-  QMenu* add_cc_menu_ = nullptr;  // planar and spatial constant-curvature segments
+  QMenu* add_cc_menu_ = nullptr;   // planar and spatial constant-curvature segments
+  QMenu* add_lvp_menu_ = nullptr;  // locally volume-preserving bodies
   QList<QAction*> camera_actions_;
 };
 

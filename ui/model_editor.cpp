@@ -152,6 +152,14 @@ bool ModelEditor::addConstantCurvatureSegment(CurvatureModel model) {
                   });
 }
 
+bool ModelEditor::addLvpBody(LvpPreset preset) {
+  return editWith(tr("Add volume-preserving body"), tr("Cannot add a volume-preserving body"),
+                  [&](RobotDescription& r) {
+                    LinkDesc link = makeLvpLink(uniqueName(robot_, "body"), preset);
+                    return linkPointer(addLvpLink(r, std::move(link), attachmentParent()));
+                  });
+}
+
 bool ModelEditor::addCable() {
   return editWith(tr("Add cable"), tr("Cannot add a cable"), [&](RobotDescription& r) {
     return QString("/cables/%1").arg(tendril::addCable(r, attachmentParent()));

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "core/edit/description_edit.hpp"  // LvpPreset
 #include "core/model/description.hpp"
 
 class QUndoStack;
@@ -47,6 +48,7 @@ class ModelEditor : public QObject {
   bool addRigidLink(JointType joint);
   bool addSoftRod(int divisions);
   bool addConstantCurvatureSegment(CurvatureModel model);
+  bool addLvpBody(LvpPreset preset);
   bool addCable();
   bool addPointLoad();
   bool addJointInput();

@@ -600,6 +600,34 @@ LinkDesc makeConstantCurvatureLink(const std::string& name, CurvatureModel model
   return link;
 }
 
+LinkDesc makeLvpLink(const std::string& name, LvpPreset preset) {
+  LinkDesc link;
+  link.name = name;
+  link.joint.type = JointType::Fixed;
+  LvpBodyDesc body;  // the helicoid body's defaults (lvp_body.hpp)
+  if (preset == LvpPreset::Inflatable) {
+    body.primitives = lvpTable5Primitives();
+    body.cavity_radius = 0.5 * body.radius;
+  }
+  link.body = body;
+  return link;
+}
+
+int addLvpLink(RobotDescription& robot, LinkDesc link, const std::string& parent) {
+  RobotDescription edited = robot;
+  const bool cavity = link.lvp().cavity_radius > 0.0;
+  const std::string name = link.name;
+  const int index = addLink(edited, std::move(link), parent);
+  if (cavity) {
+    edited.cavity_pressures.push_back(
+        {uniqueName(edited, name + "_chamber"), name, TimeFunction::constant(0.0)});
+  }
+  RobotDescription checked = descriptionFromJson(descriptionToJson(edited));
+  (void)buildModel(checked);
+  robot = std::move(checked);
+  return index;
+}
+
 TimeFunction convertTimeFunction(const TimeFunction& f, TimeFunction::Kind kind) {
   if (f.kind == kind) return f;
   double level = f.value;

@@ -86,6 +86,21 @@ LinkDesc makeSoftLink(const std::string& name, int divisions = 1,
 ///        rod's default material (E = 1 MPa, 1000 kg/m^3, eta = 10 kPa s).
 LinkDesc makeConstantCurvatureLink(const std::string& name, CurvatureModel model, double length);
 
+/// \brief The locally volume-preserving bodies the builder offers (seed 001's Simulations 1, 2).
+enum class LvpPreset {
+  Helicoid,    ///< Table 4: stretch, two bendings, twist, two shears (8 coordinates)
+  Inflatable,  ///< Table 5: stretch and the source of a cavity of half the radius (2 coordinates)
+};
+
+/// \brief An LVP body on a fixed joint with the helicoid's size and material (L 0.1 m, R 0.02 m,
+///        960 kg/m^3, C 0.178 MPa, eta 0.05 s) and \p preset's primitives.
+LinkDesc makeLvpLink(const std::string& name, LvpPreset preset);
+
+/// \brief Adds an LVP body at the tip of \p parent; an inflatable one with its cavity's pressure
+///        (a constant 0 Pa named "<link>_chamber", edited like any input). \return its index
+/// \throw ParseError when the result is invalid (nothing is changed then)
+int addLvpLink(RobotDescription& robot, LinkDesc link, const std::string& parent);
+
 /// \brief Adds \p link attached at the tip of \p parent ("world" or a link name). \return its index
 /// \throw ParseError when the result is invalid (nothing is changed then)
 int addLink(RobotDescription& robot, LinkDesc link, const std::string& parent);

@@ -26,6 +26,7 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "core/io/json_io.hpp"
@@ -530,6 +531,44 @@ TEST_F(EditingTest, LvpTendonsAndCavityPressuresAreTreeItemsToEditAndRemove) {
   window_.undoStack()->undo();
   ASSERT_EQ(window_.robot().lvp_tendons.size(), 1u);
   EXPECT_NE(window_.modelTree()->itemFor("/lvp_tendons/0"), nullptr);
+}
+
+// Model > Add Volume-Preserving Body, from the menu and the context menu: a helicoid body on a
+// rigid link, an inflatable one on it with its cavity's pressure under it in the tree; both drawn
+TEST_F(EditingTest, BuilderAddsHelicoidAndInflatableBodiesThatAreDrawn) {
+  ASSERT_TRUE(window_.addRigidLink(JointType::Revolute));
+  QAction* helicoid = test::findAction(window_, "addHelicoidBodyAction");
+  QAction* inflatable = test::findAction(window_, "addInflatableBodyAction");
+  ASSERT_NE(helicoid, nullptr);
+  ASSERT_NE(inflatable, nullptr);
+  {
+    std::unique_ptr<QMenu> context(window_.createContextMenu());
+    auto* lvp = window_.findChild<QMenu*>("addLvpMenu");
+    ASSERT_NE(lvp, nullptr);
+    EXPECT_TRUE(context->actions().contains(lvp->menuAction()));
+  }
+  const double pixels_before = test::countRodPixels(window_.viewport()->grabFramebuffer());
+  helicoid->trigger();
+  ASSERT_EQ(window_.robot().links.size(), 2u) << window_.lastError().toStdString();
+  EXPECT_EQ(window_.selection(), "/links/1");
+  inflatable->trigger();
+  ASSERT_EQ(window_.robot().links.size(), 3u) << window_.lastError().toStdString();
+  EXPECT_EQ(window_.robot().links[2].parent, window_.robot().links[1].name);
+  for (const QString& link : {QString("/links/1"), QString("/links/2")}) {
+    const QTreeWidgetItem* item = window_.modelTree()->itemFor(link);
+    ASSERT_NE(item, nullptr);
+    EXPECT_EQ(item->text(1), "LVP body");
+  }
+  ASSERT_EQ(window_.robot().cavity_pressures.size(), 1u);
+  const QTreeWidgetItem* chamber = window_.modelTree()->itemFor("/cavity_pressures/0");
+  ASSERT_NE(chamber, nullptr);
+  EXPECT_EQ(chamber->parent(), window_.modelTree()->itemFor("/links/2"));
+  QTest::qWait(50);
+  EXPECT_GT(test::countRodPixels(window_.viewport()->grabFramebuffer()), pixels_before + 2000);
+  test::saveScreenshot(test::grabWindow(window_), "editing_lvp_builder");
+  window_.undoStack()->undo();
+  EXPECT_EQ(window_.robot().links.size(), 2u);
+  EXPECT_TRUE(window_.robot().cavity_pressures.empty());
 }
 
 TEST_F(EditingTest, ContextMenuAddsCablesAndLoadsToTheSelectedRodAndRemovesThem) {

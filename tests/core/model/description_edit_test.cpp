@@ -211,6 +211,24 @@ TEST(DescriptionEdit, AControlledVariableBecomesATipOrALengthOrACoordinateAgain)
   EXPECT_NO_THROW((void)buildModel(robot));
 }
 
+// the builder's LVP bodies: the helicoid's 8 coordinates; the inflatable one's 2, with its
+// cavity's pressure as a named input; both hang from a rigid link and run on the agnostic family
+TEST(DescriptionEdit, AddsHelicoidAndInflatableBodiesWithTheInflatableOnesPressure) {
+  RobotDescription robot;
+  addLink(robot, makeRigidLink("arm", JointType::Revolute), "world");
+  addLvpLink(robot, makeLvpLink("helicoid", LvpPreset::Helicoid), "arm");
+  addLvpLink(robot, makeLvpLink("bulb", LvpPreset::Inflatable), "helicoid");
+  ASSERT_EQ(robot.links.size(), 3u);
+  EXPECT_EQ(lvpDof(robot.links[1].lvp()), 8);
+  EXPECT_EQ(lvpDof(robot.links[2].lvp()), 2);
+  ASSERT_EQ(robot.cavity_pressures.size(), 1u);
+  EXPECT_EQ(robot.cavity_pressures[0].link, "bulb");
+  const Model model = buildModel(robot);
+  EXPECT_EQ(model.nv, 1 + 8 + 2);
+  EXPECT_TRUE(model.agnostic_only);
+  EXPECT_EQ(parseRobot(serializeRobot(robot)), robot);
+}
+
 TEST(DescriptionEdit, SetsAFieldByPointerAndRejectsAnInvalidOneNamingIt) {
   const RobotDescription robot = hybridRobot();
   const RobotDescription heavier = withValue(robot, "/links/0/rigid/mass", 2.5);
