@@ -235,7 +235,8 @@ void MainWindowActions::createModelMenu() {
   };
   const Entry entries[] = {
       {&add_cable, tr("Add &Cable"), "addCableAction",
-       tr("Add a cable through the selected soft rod or constant-curvature segment"),
+       tr("Add a cable through the selected soft rod or constant-curvature segment, or a tendon "
+          "on the surface of the selected volume-preserving body"),
        [this] { w_.editor_->addCable(); }},
       {&add_load, tr("Add Point &Load"), "addPointLoadAction",
        tr("Add a force at the tip of the selected link"), [this] { w_.editor_->addPointLoad(); }},
@@ -639,7 +640,7 @@ void MainWindowActions::updateModelActions(const ModelEditor& editor) {
   const LinkDesc* selected = link >= 0 ? &robot.links[static_cast<std::size_t>(link)] : nullptr;
   const BodyKind kind = selected != nullptr ? selected->kind() : BodyKind::Rigid;
   // cables run along any centreline; only a GVS rod can be split to attach along it
-  add_cable->setEnabled(selected != nullptr && hasCentreline(kind));
+  add_cable->setEnabled(selected != nullptr && (hasCentreline(kind) || kind == BodyKind::Lvp));
   add_load->setEnabled(selected != nullptr);
   add_input->setEnabled(selected != nullptr && selected->joint.type != JointType::Fixed);
   add_controller->setEnabled(add_input->isEnabled());

@@ -161,6 +161,12 @@ bool ModelEditor::addLvpBody(LvpPreset preset) {
 }
 
 bool ModelEditor::addCable() {
+  const int link = selectedLinkIndex();
+  if (link >= 0 && robot_.links[static_cast<std::size_t>(link)].kind() == BodyKind::Lvp) {
+    return editWith(tr("Add tendon"), tr("Cannot add a tendon"), [&](RobotDescription& r) {
+      return QString("/lvp_tendons/%1").arg(addLvpTendon(r, attachmentParent()));
+    });
+  }
   return editWith(tr("Add cable"), tr("Cannot add a cable"), [&](RobotDescription& r) {
     return QString("/cables/%1").arg(tendril::addCable(r, attachmentParent()));
   });

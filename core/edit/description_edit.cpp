@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <numbers>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -918,6 +919,26 @@ int addLink(RobotDescription& robot, LinkDesc link, const std::string& parent) {
   // through JSON so that the parser's checks (names, parents) apply as well
   robot = descriptionFromJson(descriptionToJson(edited));
   return index;
+}
+
+int addLvpTendon(RobotDescription& robot, const std::string& link) {
+  const int index = findLink(robot, link);
+  if (index < 0 || robot.links[static_cast<std::size_t>(index)].kind() != BodyKind::Lvp)
+    throw ParseError("/lvp_tendons", "a tendon runs on a volume-preserving body; select one first");
+  const auto on_body = std::count_if(
+      robot.lvp_tendons.begin(), robot.lvp_tendons.end(), [&](const LvpTendonDesc& tendon) {
+        return !tendon.anchors.empty() && tendon.anchors.front().link == link;
+      });
+  const double angle = 2.0 * std::numbers::pi * static_cast<double>(on_body % 3) / 3.0;
+  RobotDescription edited = robot;
+  edited.lvp_tendons.push_back(
+      {uniqueName(robot, link + "_tendon"),
+       {{link, LvpAnchorDesc::End::Base, angle}, {link, LvpAnchorDesc::End::Tip, angle}},
+       TimeFunction::constant(1.0)});
+  RobotDescription checked = descriptionFromJson(descriptionToJson(edited));
+  (void)buildModel(checked);
+  robot = std::move(checked);
+  return static_cast<int>(robot.lvp_tendons.size()) - 1;
 }
 
 int addCable(RobotDescription& robot, const std::string& link) {

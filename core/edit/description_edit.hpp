@@ -109,6 +109,11 @@ int addLink(RobotDescription& robot, LinkDesc link, const std::string& parent);
 ///        with a constant tension of 1 N. \return its index \throw ParseError
 int addCable(RobotDescription& robot, const std::string& link);
 
+/// \brief Adds a tendon on LVP body \p link's outer surface from its base to its tip, 1 N
+///        constant, at the next of three angles 120 degrees apart (the helicoid's triplets).
+///        \return its index in lvp_tendons \throw ParseError when \p link is not an LVP body
+int addLvpTendon(RobotDescription& robot, const std::string& link);
+
 /// \brief Adds a 1 N downward force at the tip of \p link. \return its index \throw ParseError
 int addPointLoad(RobotDescription& robot, const std::string& link);
 

@@ -560,12 +560,21 @@ TEST_F(EditingTest, BuilderAddsHelicoidAndInflatableBodiesThatAreDrawn) {
     EXPECT_EQ(item->text(1), "LVP body");
   }
   ASSERT_EQ(window_.robot().cavity_pressures.size(), 1u);
+  // Cable on a volume-preserving body adds a tendon on its surface
+  window_.select("/links/1");
+  QAction* cable = test::findAction(window_, "addCableAction");
+  ASSERT_TRUE(cable->isEnabled());
+  cable->trigger();
+  ASSERT_EQ(window_.robot().lvp_tendons.size(), 1u) << window_.lastError().toStdString();
+  EXPECT_EQ(window_.selection(), "/lvp_tendons/0");
   const QTreeWidgetItem* chamber = window_.modelTree()->itemFor("/cavity_pressures/0");
   ASSERT_NE(chamber, nullptr);
   EXPECT_EQ(chamber->parent(), window_.modelTree()->itemFor("/links/2"));
   QTest::qWait(50);
   EXPECT_GT(test::countRodPixels(window_.viewport()->grabFramebuffer()), pixels_before + 2000);
   test::saveScreenshot(test::grabWindow(window_), "editing_lvp_builder");
+  window_.undoStack()->undo();  // the tendon, then the inflatable body with its pressure
+  EXPECT_TRUE(window_.robot().lvp_tendons.empty());
   window_.undoStack()->undo();
   EXPECT_EQ(window_.robot().links.size(), 2u);
   EXPECT_TRUE(window_.robot().cavity_pressures.empty());

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "core/algorithm/actuation.hpp"
 #include "core/io/json_io.hpp"
@@ -226,6 +227,11 @@ TEST(DescriptionEdit, AddsHelicoidAndInflatableBodiesWithTheInflatableOnesPressu
   const Model model = buildModel(robot);
   EXPECT_EQ(model.nv, 1 + 8 + 2);
   EXPECT_TRUE(model.agnostic_only);
+  // tendons base to tip on the helicoid body, 120 degrees apart; none on a rigid link
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(addLvpTendon(robot, "helicoid"), k);
+  EXPECT_NEAR(robot.lvp_tendons[1].anchors[0].angle, 2.0 * std::numbers::pi / 3.0, 1e-15);
+  EXPECT_EQ(robot.lvp_tendons[2].anchors[1].end, LvpAnchorDesc::End::Tip);
+  EXPECT_THROW(addLvpTendon(robot, "arm"), ParseError);
   EXPECT_EQ(parseRobot(serializeRobot(robot)), robot);
 }
 
