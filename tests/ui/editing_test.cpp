@@ -567,6 +567,7 @@ TEST_F(EditingTest, BuilderAddsHelicoidAndInflatableBodiesThatAreDrawn) {
   cable->trigger();
   ASSERT_EQ(window_.robot().lvp_tendons.size(), 1u) << window_.lastError().toStdString();
   EXPECT_EQ(window_.selection(), "/lvp_tendons/0");
+  EXPECT_EQ(window_.viewport()->cableLineCount(), 1);  // drawn on the body's surface
   const QTreeWidgetItem* chamber = window_.modelTree()->itemFor("/cavity_pressures/0");
   ASSERT_NE(chamber, nullptr);
   EXPECT_EQ(chamber->parent(), window_.modelTree()->itemFor("/links/2"));

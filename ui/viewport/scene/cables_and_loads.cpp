@@ -95,6 +95,26 @@ vtkSmartPointer<vtkPolyData> makeCableLines(const RobotDescription& robot, const
       ++count;
     }
   }
+  // an LVP tendon: straight between its anchors on the bodies' outer surfaces, each drawn at the
+  // tube's end station (x tangent, y the material x1 direction, z = x2) and the anchor's angle
+  for (const LvpTendonDesc& tendon : robot.lvp_tendons) {
+    std::vector<vtkIdType> ids;
+    for (const LvpAnchorDesc& anchor : tendon.anchors) {
+      const int link = linkIndex(robot, anchor.link);
+      const RodShape* tube = link >= 0 ? rodOf(frame, link) : nullptr;
+      if (tube == nullptr || tube->points.empty()) continue;
+      const std::size_t i = anchor.end == LvpAnchorDesc::End::Base ? 0 : tube->points.size() - 1;
+      const double r = i < tube->radii.size() ? tube->radii[i] : 0.0;
+      const Eigen::Vector3d p =
+          tube->points[i] + tube->orientations[i] * Eigen::Vector3d(0.0, r * std::cos(anchor.angle),
+                                                                    r * std::sin(anchor.angle));
+      ids.push_back(points->InsertNextPoint(p.x(), p.y(), p.z()));
+    }
+    if (ids.size() >= 2) {
+      lines->InsertNextCell(static_cast<vtkIdType>(ids.size()), ids.data());
+      ++count;
+    }
+  }
   auto data = vtkSmartPointer<vtkPolyData>::New();
   data->SetPoints(points);
   data->SetLines(lines);

@@ -18,8 +18,9 @@ inline constexpr Rgb kCableColor{0.80, 0.10, 0.12};
 inline constexpr Rgb kLoadColor{0.95, 0.55, 0.05};
 
 /// \brief Each cable of \p robot as a polyline through its divisions, offset from the centreline
-///        in the section; \p count receives the number of polylines (a cable whose rod is not in
-///        \p frame is skipped).
+///        in the section, and each LVP tendon straight between its anchors on the bodies'
+///        surfaces; \p count receives the number of polylines (one whose body is not in \p frame
+///        is skipped).
 vtkSmartPointer<vtkPolyData> makeCableLines(const RobotDescription& robot, const Frame& frame,
                                             int& count);
 

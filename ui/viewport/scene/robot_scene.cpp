@@ -152,7 +152,7 @@ struct RobotScene::Impl {
     static const Frame kEmpty;
     const Frame& source = frame != nullptr ? *frame : kEmpty;
     // a model without cables (or loads) keeps the empty geometry it has
-    if (!description.cables.empty() || cable_count > 0) {
+    if (!description.cables.empty() || !description.lvp_tendons.empty() || cable_count > 0) {
       static_cast<vtkPolyDataMapper*>(cables->GetMapper())
           ->SetInputData(makeCableLines(description, source, cable_count));
     }
