@@ -27,14 +27,20 @@ RigidTreeWorkspace::RigidTreeWorkspace(const Model& model)
     }
     std::sort(path.begin(), path.end(),
               [](const CoordinateBlock& x, const CoordinateBlock& y) { return x.idx < y.idx; });
+    // a joint of six coordinates (a free base) stays a run of its own: the passes form the entries
+    // against it as fixed-size 6 x 6 products, where merged with the limb below it (a humanoid's
+    // base and waist, 8 coordinates) it went through the dynamic-size products of a long run
     run_begin[j] = static_cast<int>(ancestor_runs.size());
+    bool last_is_free_base = false;
     for (const CoordinateBlock& block : path) {
-      if (static_cast<int>(ancestor_runs.size()) > run_begin[j] &&
-          ancestor_runs.back().idx + ancestor_runs.back().n == block.idx) {
+      const bool free_base = block.n == kFreeBaseRun;
+      if (static_cast<int>(ancestor_runs.size()) > run_begin[j] && !free_base &&
+          !last_is_free_base && ancestor_runs.back().idx + ancestor_runs.back().n == block.idx) {
         ancestor_runs.back().n += block.n;
       } else {
         ancestor_runs.push_back(block);
       }
+      last_is_free_base = free_base;
     }
   }
   run_begin[n] = static_cast<int>(ancestor_runs.size());

@@ -24,7 +24,9 @@ struct RigidTreeWorkspace {
   bool supported = false;  ///< supportsRigidTreeRoutes(model)
 
   /// the coordinates of joint j's strict ancestors as ascending runs of consecutive coordinates,
-  /// at ancestor_runs[run_begin[j]] .. ancestor_runs[run_begin[j + 1] - 1] (n_vjoints + 1 offsets)
+  /// at ancestor_runs[run_begin[j]] .. ancestor_runs[run_begin[j + 1] - 1] (n_vjoints + 1 offsets);
+  /// the coordinates of a joint with kFreeBaseRun of them are never merged with their neighbours'
+  static constexpr int kFreeBaseRun = 6;
   std::vector<int> run_begin;
   std::vector<CoordinateBlock> ancestor_runs;
 

@@ -40,7 +40,8 @@ void expectMassMatrixRoutesAgree(const RobotDescription& robot, unsigned seed) {
     forwardKinematics(model, grouped, s.q);
     const Eigen::MatrixXd& reference = groupedMassMatrixFromKinematics(model, grouped);
     ASSERT_TRUE(M.allFinite()) << robot.name;
-    EXPECT_LT(largestDifference(M, reference), kMassMatrixTolerance) << robot.name << " state " << k;
+    EXPECT_LT(largestDifference(M, reference), kMassMatrixTolerance)
+        << robot.name << " state " << k;
     EXPECT_EQ(M, M.transpose()) << robot.name;
   }
 }
@@ -56,6 +57,26 @@ TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnTheBenchmarkRobots) {
   expectMassMatrixRoutesAgree(test::branchedTree(31, 2), 3);
   expectMassMatrixRoutesAgree(test::branchedTree(31, 5), 4);
   expectMassMatrixRoutesAgree(test::benchmarkHumanoid(), 5);
+}
+
+// the humanoid's base (coordinates 0..5) is a run of its own for every joint below it, so M and
+// dID form its entries as fixed-size 6 x 6 products; the waist's coordinates 6, 7, which follow it,
+// are a separate run for the arms and the neck (merged, the base and waist were one run of 8)
+TEST(MassMatrixTest, AFreeBaseIsARunOfItsOwnInTheRigidTreeWorkspace) {
+  const Model model = buildModel(test::benchmarkHumanoid());
+  const RigidTreeWorkspace w(model);
+  int below_the_base = 0, with_the_waist = 0;
+  for (int j = 1; j < model.n_vjoints(); ++j) {
+    if (w.run_begin[j] == w.run_begin[j + 1]) continue;
+    const CoordinateBlock& first = w.ancestor_runs[w.run_begin[j]];
+    EXPECT_EQ(first.idx, 0) << "joint " << j;
+    EXPECT_EQ(first.n, RigidTreeWorkspace::kFreeBaseRun) << "joint " << j;
+    ++below_the_base;
+    for (int run = w.run_begin[j] + 1; run < w.run_begin[j + 1]; ++run)
+      if (w.ancestor_runs[run].idx == RigidTreeWorkspace::kFreeBaseRun) ++with_the_waist;
+  }
+  EXPECT_EQ(below_the_base, model.n_vjoints() - 1);
+  EXPECT_GE(with_the_waist, 1 + 1 + 14);  // waist1 (only 6), neck, two arms of seven
 }
 
 // rigid robots own their coordinates; the others (rods of several intervals, added mass) must keep
