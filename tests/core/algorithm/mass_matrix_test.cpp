@@ -59,9 +59,10 @@ TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnTheBenchmarkRobots) {
   expectMassMatrixRoutesAgree(test::benchmarkHumanoid(), 5);
 }
 
-// the humanoid's base (coordinates 0..5) is a run of its own for every joint below it, so M and
-// dID form its entries as fixed-size 6 x 6 products; the waist's coordinates 6, 7, which follow it,
-// are a separate run for the arms and the neck (merged, the base and waist were one run of 8)
+// the humanoid's base (coordinates 0..5) is a run of its own for every joint below it, so dID forms
+// its entries as fixed-size 6 x 6 products (M goes entry by entry below kShortMassRun); the waist's
+// coordinates 6, 7, which follow it, are a separate run for the arms and the neck (merged, the
+// base and waist were one run of 8)
 TEST(MassMatrixTest, AFreeBaseIsARunOfItsOwnInTheRigidTreeWorkspace) {
   const Model model = buildModel(test::benchmarkHumanoid());
   const RigidTreeWorkspace w(model);
