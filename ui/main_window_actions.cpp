@@ -290,57 +290,57 @@ void MainWindowActions::createModelMenu() {
   w_.viewport_->addAction(remove);
 }
 
-// Model > Add Constant-Curvature Segment and its tool button (beside Soft Rod)
-void MainWindowActions::createConstantCurvatureMenu(QMenu* model_menu) {
-  add_cc_menu_ = model_menu->addMenu(tr("Add Constant-C&urvature Segment"));
-  add_cc_menu_->setObjectName("addConstantCurvatureMenu");
-  add_cc_menu_->setToolTipsVisible(true);
-  struct Entry {
-    CurvatureModel model;
-    const char* object_name;
-    QString text, tip;
-  };
-  const Entry entries[] = {
-      {CurvatureModel::Planar, "addPlanarSegmentAction", tr("&Planar (bending angle)"),
-       tr("One coordinate: the bending angle about the segment's y axis")},
-      {CurvatureModel::Spatial, "addSpatialSegmentAction",
-       tr("&Spatial (two bending angles, elongation)"),
-       tr("Three coordinates: the bending angles about y and z and the elongation")},
-  };
-  for (const Entry& entry : entries) {
-    const CurvatureModel model = entry.model;
-    QAction* action = add_cc_menu_->addAction(
-        entry.text, &w_, [this, model] { w_.editor_->addConstantCurvatureSegment(model); });
+namespace {
+
+// one entry of a builder submenu: its action's object name, text, tooltip and edit
+struct BuilderEntry {
+  const char* object_name;
+  QString text, tip;
+  std::function<void()> edit;
+};
+
+// a submenu of \p parent (tooltips shown) with an action per entry
+QMenu* addBuilderMenu(QMenu* parent, const QString& title, const char* object_name,
+                      std::initializer_list<BuilderEntry> entries, QObject* context) {
+  QMenu* menu = parent->addMenu(title);
+  menu->setObjectName(object_name);
+  menu->setToolTipsVisible(true);
+  for (const BuilderEntry& entry : entries) {
+    QAction* action = menu->addAction(entry.text, context, entry.edit);
     action->setObjectName(entry.object_name);
     action->setToolTip(entry.tip);
   }
+  return menu;
+}
+
+}  // namespace
+
+// Model > Add Constant-Curvature Segment and its tool button (beside Soft Rod)
+void MainWindowActions::createConstantCurvatureMenu(QMenu* model_menu) {
+  add_cc_menu_ = addBuilderMenu(
+      model_menu, tr("Add Constant-C&urvature Segment"), "addConstantCurvatureMenu",
+      {{"addPlanarSegmentAction", tr("&Planar (bending angle)"),
+        tr("One coordinate: the bending angle about the segment's y axis"),
+        [this] { w_.editor_->addConstantCurvatureSegment(CurvatureModel::Planar); }},
+       {"addSpatialSegmentAction", tr("&Spatial (two bending angles, elongation)"),
+        tr("Three coordinates: the bending angles about y and z and the elongation"),
+        [this] { w_.editor_->addConstantCurvatureSegment(CurvatureModel::Spatial); }}},
+      &w_);
 }
 
 // Model > Add Volume-Preserving Body: the seed paper's helicoid and inflatable bodies
 void MainWindowActions::createLvpMenu(QMenu* model_menu) {
-  add_lvp_menu_ = model_menu->addMenu(tr("Add &Volume-Preserving Body"));
-  add_lvp_menu_->setObjectName("addLvpMenu");
-  add_lvp_menu_->setToolTipsVisible(true);
-  struct Entry {
-    LvpPreset preset;
-    const char* object_name;
-    QString text, tip;
-  };
-  const Entry entries[] = {
-      {LvpPreset::Helicoid, "addHelicoidBodyAction", tr("&Helicoid (stretch, bend, twist, shear)"),
-       tr("A soft body that keeps its volume everywhere: 8 coordinates (stretch, two bendings, "
-          "twist, two shears; the seed paper's Table 4), for tendons on its surface")},
-      {LvpPreset::Inflatable, "addInflatableBodyAction", tr("&Inflatable (stretch, cavity)"),
-       tr("A soft body with an inner cavity that a pressure inflates: 2 coordinates (stretch and "
-          "the cavity's source; Table 5), its pressure added as an input")},
-  };
-  for (const Entry& entry : entries) {
-    const LvpPreset preset = entry.preset;
-    QAction* action = add_lvp_menu_->addAction(entry.text, &w_,
-                                               [this, preset] { w_.editor_->addLvpBody(preset); });
-    action->setObjectName(entry.object_name);
-    action->setToolTip(entry.tip);
-  }
+  add_lvp_menu_ = addBuilderMenu(
+      model_menu, tr("Add &Volume-Preserving Body"), "addLvpMenu",
+      {{"addHelicoidBodyAction", tr("&Helicoid (stretch, bend, twist, shear)"),
+        tr("A soft body that keeps its volume everywhere: 8 coordinates (stretch, two bendings, "
+           "twist, two shears; the seed paper's Table 4), for tendons on its surface"),
+        [this] { w_.editor_->addLvpBody(LvpPreset::Helicoid); }},
+       {"addInflatableBodyAction", tr("&Inflatable (stretch, cavity)"),
+        tr("A soft body with an inner cavity that a pressure inflates: 2 coordinates (stretch and "
+           "the cavity's source; Table 5), its pressure added as an input"),
+        [this] { w_.editor_->addLvpBody(LvpPreset::Inflatable); }}},
+      &w_);
 }
 
 QToolButton* MainWindowActions::createMenuButton(QWidget* parent, const char* name,

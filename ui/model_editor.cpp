@@ -234,24 +234,24 @@ bool ModelEditor::setControlledVariableKind(int controller, int variable,
                   });
 }
 
-bool ModelEditor::addControllerWindow() {
-  return editWith(tr("Add controller window"), tr("Cannot add a window"), [&](RobotDescription& r) {
+bool ModelEditor::editSelectedController(const QString& text, const QString& failure,
+                                         void (*change)(RobotDescription&, int)) {
+  return editWith(text, failure, [&](RobotDescription& r) {
     const int controller = selectedControllerIndex();
     if (controller < 0) throw ParseError("/controllers", "select a controller first");
-    tendril::addControllerWindow(r, controller);
+    change(r, controller);
     return QString("/controllers/%1").arg(controller);
   });
 }
 
+bool ModelEditor::addControllerWindow() {
+  return editSelectedController(tr("Add controller window"), tr("Cannot add a window"),
+                                &tendril::addControllerWindow);
+}
+
 bool ModelEditor::removeControllerWindow() {
-  return editWith(tr("Remove controller window"), tr("Cannot remove the window"),
-                  [&](RobotDescription& r) {
-                    const int controller = selectedControllerIndex();
-                    if (controller < 0)
-                      throw ParseError("/controllers", "select a controller first");
-                    tendril::removeControllerWindow(r, controller);
-                    return QString("/controllers/%1").arg(controller);
-                  });
+  return editSelectedController(tr("Remove controller window"), tr("Cannot remove the window"),
+                                &tendril::removeControllerWindow);
 }
 
 bool ModelEditor::addSelectedLinkToFluid() {

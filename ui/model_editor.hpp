@@ -88,6 +88,9 @@ class ModelEditor : public QObject {
   ///        \p change returns the item to select. On failure reports "<failure>: <reason>".
   bool editWith(const QString& text, const QString& failure,
                 const std::function<QString(RobotDescription&)>& change);
+  /// \brief editWith() of \p change on the selected controller's index, which stays selected.
+  bool editSelectedController(const QString& text, const QString& failure,
+                              void (*change)(RobotDescription&, int));
   void apply(const RobotDescription& robot, const QString& selection);
   void fail(const QString& title, const QString& message);
   [[nodiscard]] std::string attachmentParent() const;

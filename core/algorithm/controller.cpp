@@ -36,7 +36,11 @@ ControllerWorkspace::ControllerWorkspace(const Model& model, const CompiledContr
     uses_pressures =
         uses_pressures || input.kind == CompiledController::Input::Kind::CavityPressure;
   }
-  if (uses_tendons || uses_pressures || tip_outputs) kinematics = ModelAgnosticWorkspace(model);
+  if (uses_tendons || uses_pressures || tip_outputs) {
+    kinematics = ModelAgnosticWorkspace(model);
+    // its own: the tendons, pressures and tips at one q share one evaluation of the bodies
+    kinematics.reuse_unchanged_bodies = true;
+  }
   if (tip_outputs) {
     tip_values = Eigen::VectorXd::Zero(J.rows());
     tip_curvatures = Eigen::VectorXd::Zero(J.rows());
@@ -102,13 +106,12 @@ void tipOutputs(const Model& model, const CompiledController& controller, Contro
 void outputGradientsAt(const Model& model, const CompiledController& controller,
                        ControllerWorkspace& w, const Eigen::Ref<const Eigen::VectorXd>& q,
                        Eigen::MatrixXd& tendon_gradients, Eigen::MatrixXd& tip_rows) {
-  if (w.tendon_outputs) {
+  if (w.tendon_outputs)
     lvpTendonLengths(model, w.kinematics, q, w.tendon_lengths_shifted, tendon_gradients);
-  } else if (w.tip_outputs) {
-    modelAgnosticDistalFrames(model, w.kinematics, q);
-  }
+  if (!w.tip_outputs) return;
+  modelAgnosticDistalFrames(model, w.kinematics, q);  // reused when the tendons evaluated them
   // the values land in w.tip_values, which the evaluation at q then overwrites
-  if (w.tip_outputs) tipOutputs(model, controller, w, w.tip_values, tip_rows);
+  tipOutputs(model, controller, w, w.tip_values, tip_rows);
 }
 
 // J-dot v of the LVP tendons' lengths and of the tip positions: d/ds (J(q + s v)) v at s = 0, a
@@ -182,7 +185,7 @@ void controlledVariables(const Model& model, const CompiledController& controlle
     outputCurvatures(model, controller, w, q, v);
   controllerTendonsAt(model, w, q);
   if (w.tip_outputs) {
-    if (!w.uses_tendons && !w.uses_pressures) modelAgnosticDistalFrames(model, w.kinematics, q);
+    modelAgnosticDistalFrames(model, w.kinematics, q);  // reused after the tendons' at q
     tipOutputs(model, controller, w, w.tip_values, w.tip_rows);
   }
   for (std::size_t k = 0; k < controller.variables.size(); ++k) {
