@@ -36,6 +36,31 @@ TEST(DiagonalInertia, MatrixIsTheDiagonalShiftedToTheOffset) {
   EXPECT_LT((D.matrix() - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
 }
 
+// a rigid body's inertia with its centre of mass off the origin and a full rotational inertia
+SpatialInertia randomRigidInertia(std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  SpatialInertia body;
+  body.m = 2.0 + u(rng);
+  const Eigen::Vector3d c(u(rng), u(rng), u(rng));
+  Eigen::Matrix3d A;
+  for (double& x : A.reshaped()) x = u(rng);
+  const Eigen::Matrix3d I_c = A * A.transpose() + Eigen::Matrix3d::Identity();
+  body.h = body.m * c;
+  body.I = I_c - body.m * skew(c) * skew(c);
+  return body;
+}
+
+TEST(SpatialInertiaTransform, CompactFormEqualsTheDenseCoadjointProducts) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    const SE3 g = randomPoseByExp(rng);
+    const SpatialInertia body = randomRigidInertia(rng);
+    const Matrix6d expected = coAd(g) * body.matrix() * coAd(g).transpose();
+    const Matrix6d actual = body.transformed(g).matrix();
+    EXPECT_LT((actual - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
+  }
+}
+
 TEST(TransformedInertia, DiagonalFormMatchesTheDenseProducts) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 20; ++trial) {
