@@ -242,8 +242,8 @@ int runBench(const Args& args) {
     if (!calls.count(a) || !calls.count(b)) return;  // a case this model does not run
     const PairedRatio r = pairedRatio(call_of(a), calls.at(a), call_of(b), calls.at(b), rounds);
     std::cout << "  " << std::left << std::setw(50) << label << std::right << std::setw(12)
-              << std::fixed << std::setprecision(r.median < 10.0 ? 2 : 1) << r.median << " x  (" << r.rounds
-              << " rounds: " << r.low << "-" << r.high << ")\n";
+              << std::fixed << std::setprecision(r.median < 10.0 ? 2 : 1) << r.median << " x  ("
+              << r.rounds << " rounds: " << r.low << "-" << r.high << ")\n";
   };
   std::cout << "ratios (paired rounds):\n";
   ratio("dID: central differences / analytic", "ID derivatives (central differences)",

@@ -70,7 +70,8 @@ TEST(TransformedInertia, DiagonalFormMatchesTheDenseProducts) {
     const Matrix6d M = D.matrix();
     const Matrix6d expected = coAd(g) * M * coAd(g).transpose();
     EXPECT_LT((transformedInertia(g, M, D) - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
-    EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
+    EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(),
+              kInertiaTolerance);
   }
 }
 
@@ -82,7 +83,8 @@ TEST(TransformedInertia, DenseFallbackTakesAGeneralSymmetricMatrix) {
   M = (M + M.transpose()).eval();
   const SE3 g = randomPoseByExp(rng);
   const Matrix6d expected = coAd(g) * M * coAd(g).transpose();
-  EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(), kInertiaTolerance);
+  EXPECT_LT((transformedInertia(g, M, std::nullopt) - expected).cwiseAbs().maxCoeff(),
+            kInertiaTolerance);
 }
 
 }  // namespace
