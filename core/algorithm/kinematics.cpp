@@ -79,21 +79,11 @@ void compose(const SE3& a, const SE3& b, SE3& out) {
   out.p += a.p;
 }
 
-// k when the screw is a rotation about the frame axis +-e_k through the origin, else -1
-int frameAxis(const Vector6d& screw) {
-  if (!screw.tail<3>().isZero(0.0)) return -1;
-  for (int k = 0; k < 3; ++k) {
-    if (std::abs(screw(k)) == 1.0 && screw((k + 1) % 3) == 0.0 && screw((k + 2) % 3) == 0.0)
-      return k;
-  }
-  return -1;
-}
-
 // g_local = exp(screw q) and g_pc = g_fixed g_local of a single screw. About a frame axis e_k (most
 // revolute joints) exp is a plane rotation of the other two axes i, l, and g_fixed g_local turns
 // two columns of R_fixed: 12 flops instead of a Rodrigues matrix and a 3 x 3 product
 void singleScrewPoses(const VirtualJoint& joint, double q, SE3& g_local, SE3& g_pc) {
-  const int k = frameAxis(joint.screw);
+  const int k = joint.screw_frame_axis;
   if (k < 0) {
     g_local = singleScrewExp(joint.screw, q);
     g_pc = joint.has_placement ? joint.g_fixed * g_local : g_local;

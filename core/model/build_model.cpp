@@ -43,6 +43,16 @@ void addCoordinateBlock(std::vector<CoordinateBlock>& blocks, int idx, int n) {
 
 namespace {
 
+// k when the screw is a rotation about the frame axis +-e_k through the origin, else -1
+int frameAxis(const Vector6d& screw) {
+  if (!screw.tail<3>().isZero(0.0)) return -1;
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(screw(k)) == 1.0 && screw((k + 1) % 3) == 0.0 && screw((k + 2) % 3) == 0.0)
+      return k;
+  }
+  return -1;
+}
+
 void setStrainComponents(VirtualJoint& joint) {
   std::vector<int>& components = joint.strain_components;
   components = joint.basis_rows;
@@ -763,6 +773,7 @@ class ModelBuilder {
       const Eigen::Vector3d w = joint.screw.head<3>(), v = joint.screw.tail<3>();
       joint.single_screw =
           (w.isZero(0.0) || std::abs(w.norm() - 1.0) < 1e-15) && w.cross(v).isZero(1e-15);
+      if (joint.single_screw) joint.screw_frame_axis = frameAxis(joint.screw);
     }
     model_.joints.push_back(std::move(joint));
     return n() - 1;

@@ -54,7 +54,10 @@ struct VirtualJoint {
   /// part (revolute, prismatic, helical): exp has a closed form and S = screw
   bool single_screw = false;
   Vector6d screw = Vector6d::Zero();  ///< Phi's column when single_screw
-  bool has_placement = true;          ///< g_fixed differs from the identity
+  /// k when the single screw is a rotation about the frame axis +-e_k through the origin (most
+  /// revolute joints: exp is a plane rotation of the other two axes), else -1
+  int screw_frame_axis = -1;
+  bool has_placement = true;  ///< g_fixed differs from the identity
 
   // rod interval: strain bases at the collocation points (order 4: the two Zanna points;
   // order 2: Phi_z1 holds the midpoint)

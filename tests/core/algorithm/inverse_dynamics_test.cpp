@@ -57,6 +57,32 @@ TEST(KinematicsTest, TwistsMatchFiniteDifferencesOfPoses) {
   }
 }
 
+TEST(KinematicsTest, FrameAxisRevolutesTakeThePlaneRotationOfTheGeneralExponential) {
+  // the arm's joints turn about z and y: each is found when the model is built, and the plane
+  // rotation the kinematics then take equals the screw's general exponential
+  const Model model = buildModel(test::example("rigid_7dof_arm"));
+  Data data(model);
+  const test::State x = randomState(model, 13);
+  forwardKinematics(model, data, x.q);
+  int revolutes = 0;
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    const VirtualJoint& joint = model.joints[j];
+    if (!joint.single_screw) continue;
+    ++revolutes;
+    const int k = joint.screw_frame_axis;
+    ASSERT_GE(k, 0) << "frame " << j;
+    EXPECT_EQ(std::abs(joint.screw(k)), 1.0);
+    const SE3 expected = singleScrewExp(joint.screw, x.q(joint.idx_q));
+    EXPECT_LT((data.g_local[j].matrix() - expected.matrix()).cwiseAbs().maxCoeff(), 1e-15)
+        << "frame " << j;
+  }
+  EXPECT_EQ(revolutes, 7);
+  // a screw off every frame axis keeps the general exponential
+  RobotDescription tilted = test::example("rigid_7dof_arm");
+  tilted.links[0].joint.axis = {0.0, 0.6, 0.8};
+  EXPECT_EQ(buildModel(tilted).joints[0].screw_frame_axis, -1);
+}
+
 TEST(KinematicsTest, SubspaceRateTimesVelocityMatchesFiniteDifferencesOfS) {
   // S-dot v is formed as a vector (T' Omega' + T Z-dot v): check it against (S(q + dt v) -
   // S(q - dt v)) v / 2 dt, which never forms T' or Z-dot
