@@ -860,7 +860,7 @@ void ancestorTerms(const VirtualJoint& joint, Data& data, int j, bool with_veloc
         shortRunTerms(data, c, ancestors, row_factors, t3, t2, with_velocity);
         continue;
       }
-      if (ancestors.n == 6) {  // a free base: fixed-size products
+      if (ancestors.n == RigidTreeWorkspace::kFreeBaseRun) {  // fixed-size products
         freeBaseTerms(data, c, ancestors.idx, row_factors, t3, t2, with_velocity);
         continue;
       }

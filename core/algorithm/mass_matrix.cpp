@@ -135,12 +135,6 @@ void rigidTreeMassMatrix(const Model& model, Data& data) {
           }
           continue;
         }
-        if (ancestors.n == 6) {  // a free base: a fixed-size product
-          auto column = M.col(c).segment<6>(ancestors.idx);
-          column.noalias() = S_rows.middleRows<6>(ancestors.idx).lazyProduct(F);
-          M.row(c).segment<6>(ancestors.idx) = column.transpose();
-          continue;
-        }
         auto column = M.col(c).segment(ancestors.idx, ancestors.n);
         column.noalias() = S_rows.middleRows(ancestors.idx, ancestors.n).lazyProduct(F);
         M.row(c).segment(ancestors.idx, ancestors.n) = column.transpose();

@@ -27,9 +27,10 @@ RigidTreeWorkspace::RigidTreeWorkspace(const Model& model)
     }
     std::sort(path.begin(), path.end(),
               [](const CoordinateBlock& x, const CoordinateBlock& y) { return x.idx < y.idx; });
-    // a joint of six coordinates (a free base) stays a run of its own: the passes form the entries
+    // a joint of six coordinates (a free base) stays a run of its own: dID forms the entries
     // against it as fixed-size 6 x 6 products, where merged with the limb below it (a humanoid's
-    // base and waist, 8 coordinates) it went through the dynamic-size products of a long run
+    // base and waist, 8 coordinates) it went through the dynamic-size products of a long run (M
+    // takes every run shorter than kShortMassRun entry by entry)
     run_begin[j] = static_cast<int>(ancestor_runs.size());
     bool last_is_free_base = false;
     for (const CoordinateBlock& block : path) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -60,7 +61,8 @@ TEST(KinematicsTest, TwistsMatchFiniteDifferencesOfPoses) {
 TEST(KinematicsTest, FrameAxisRevolutesTakeThePlaneRotationOfTheGeneralExponential) {
   // the arm's joints turn about z and y: each is found when the model is built, and the plane
   // rotation the kinematics then take equals the screw's general exponential
-  const Model model = buildModel(test::example("rigid_7dof_arm"));
+  const RobotDescription arm = test::example("rigid_7dof_arm");
+  const Model model = buildModel(arm);
   Data data(model);
   const test::State x = randomState(model, 13);
   forwardKinematics(model, data, x.q);
@@ -76,9 +78,12 @@ TEST(KinematicsTest, FrameAxisRevolutesTakeThePlaneRotationOfTheGeneralExponenti
     EXPECT_LT((data.g_local[j].matrix() - expected.matrix()).cwiseAbs().maxCoeff(), 1e-15)
         << "frame " << j;
   }
-  EXPECT_EQ(revolutes, 7);
+  ASSERT_GT(revolutes, 0);
+  EXPECT_EQ(revolutes, std::count_if(arm.links.begin(), arm.links.end(), [](const LinkDesc& link) {
+              return link.joint.type == JointType::Revolute;
+            }));
   // a screw off every frame axis keeps the general exponential
-  RobotDescription tilted = test::example("rigid_7dof_arm");
+  RobotDescription tilted = arm;
   tilted.links[0].joint.axis = {0.0, 0.6, 0.8};
   EXPECT_EQ(buildModel(tilted).joints[0].screw_frame_axis, -1);
 }
