@@ -58,9 +58,12 @@ Data::Data(const Model& model) {
   }
   int max_nq = 0;
   for (const VirtualJoint& joint : model.joints) {
-    // single-screw joints keep S = Z = Phi: kinematics never rewrites them
-    Z.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
-    S.emplace_back(joint.single_screw ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
+    // rigid joints keep Z = Phi, and S = Phi where the subspace is constant (single screws among
+    // them): kinematics never rewrites them
+    const bool rigid = joint.kind == VirtualJointKind::Rigid;
+    const bool constant_S = rigid && (joint.single_screw || joint.constant_subspace);
+    Z.emplace_back(rigid ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
+    S.emplace_back(constant_S ? Matrix6Xd(joint.Phi) : Matrix6Xd::Zero(6, joint.nq));
     M_carry.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     M_subspace_sum.emplace_back(Matrix6Xd::Zero(6, joint.nq));
     max_nq = std::max(max_nq, joint.nq);

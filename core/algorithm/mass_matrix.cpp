@@ -91,56 +91,109 @@ void crossBlocks(const Model& model, Data& data, int h) {
 // The rigid-tree route (every joint owns its coordinates, no added mass): the same CRBA with one
 // column per coordinate. M[a, c] = S_a^T I_j S_c for c a coordinate of joint j and a one of j or of
 // an ancestor, I_j the composite inertia of j's subtree (compact form, in world). F = I_j S_c is
-// formed once; the entries against the ancestors are then S_rows(run) F over the runs of
-// consecutive ancestor coordinates (RigidTreeWorkspace::S()): six axpys over whole packets, not one
-// 6-term dot product and two joint look-ups per entry. Only ancestors are visited, so the entries
-// between branches keep the zeros Data was built with.
-// below this many coordinates a run is formed entry by entry, each a fixed-size 6-term dot product
-// with the contiguous row-major copy of S_a (RigidTreeWorkspace::rows): the product over a whole
-// run pays a dynamic-size set-up per run, which costs more than it saves on the short runs of
-// trees and limbs (humanoid: 36.5k -> 33.6k instructions per M; chains within 1 %)
-constexpr int kShortMassRun = 16;
+// formed once; the entries against the ancestors then run over the ancestors' coordinates, merged
+// into runs of consecutive ones (RigidTreeWorkspace::mass_runs). Only ancestors are visited, so the
+// entries between branches keep the zeros Data was built with.
+// A run shorter than RigidTreeWorkspace::kShortMassRun is formed entry by entry, each a fixed-size
+// 6-term dot product with the contiguous row-major copy of S_a (RigidTreeWorkspace::rows); a longer
+// one (chains) as six axpys over whole packets of the column-major copy, whose dynamic-size set-up
+// costs more than it saves on the short runs of trees and limbs (humanoid: 36.5k -> 33.6k
+// instructions per M; chains within 1 %). The column-major copy is filled only for a model that has
+// a long run.
+
+// world subspace rows of joint j's coordinates (the row-major rows, and the columns where a long
+// run reads them). A rotation about a frame axis e_k (most revolutes) is s = sign [R e_k; p x R
+// e_k] with (R, p) = g_j: 9 flops instead of the adjoint's 33 (a single screw is the same in the
+// joint base and the child frame)
+void worldSubspaceRows(const VirtualJoint& joint, const Data& data, int j, RigidTreeWorkspace& w) {
+  const auto store = [&](int k, const Vector6d& s) {
+    w.rows.row(joint.idx_q + k).segment<6>(RigidTreeWorkspace::kSOffset) = s.transpose();
+    if (w.mass_has_long_runs) w.S().row(joint.idx_q + k) = s.transpose();
+  };
+  const SE3& g = data.g[j];
+  if (joint.screw_frame_axis >= 0) {
+    const int k = joint.screw_frame_axis;
+    const Eigen::Vector3d axis = joint.screw(k) * g.R.col(k);
+    Vector6d s;
+    s << axis, g.p.cross(axis);
+    store(0, s);
+    return;
+  }
+  if (joint.single_screw) {
+    store(0, applyAd(g, joint.screw));
+    return;
+  }
+  const SE3 base = g * data.g_local[j].inverse();
+  for (int k = 0; k < joint.nq; ++k) store(k, applyAd(base, Vector6d(data.S[j].col(k))));
+}
+
+// coordinate c's world subspace column, from its row-major row
+Eigen::Map<const Vector6d> worldSubspace(const RigidTreeWorkspace& w, int c) {
+  return Eigen::Map<const Vector6d>(w.rows.row(c).data() + RigidTreeWorkspace::kSOffset);
+}
+
+// M[a, c] = M[c, a] = S_a^T F over one long run (chains): six axpys over whole packets. Kept out of
+// line so that the dynamic-size product's set-up does not crowd the short runs' loop
+[[gnu::noinline]] void longRunEntries(const RigidTreeWorkspace& w, const CoordinateBlock& ancestors,
+                                      int c, const Vector6d& F, Eigen::MatrixXd& M) {
+  auto entries = M.col(c).segment(ancestors.idx, ancestors.n);
+  entries.noalias() = w.columns.middleCols<6>(RigidTreeWorkspace::kSOffset)
+                          .middleRows(ancestors.idx, ancestors.n)
+                          .lazyProduct(F);
+  M.row(c).segment(ancestors.idx, ancestors.n) = entries.transpose();
+}
+
+// M[a, c] = M[c, a] = S_a^T F for every coordinate a of joint j's ancestors, F = I_j S_c
+void ancestorEntries(const RigidTreeWorkspace& w, int j, int c, const Vector6d& F,
+                     Eigen::MatrixXd& M) {
+  constexpr int kRow = RigidTreeWorkspace::kRowLength, kS = RigidTreeWorkspace::kSOffset;
+  const Eigen::Index nv = M.rows();
+  const CoordinateBlock* run = w.mass_runs.data() + w.mass_run_begin[j];
+  const CoordinateBlock* const last = w.mass_runs.data() + w.mass_run_begin[j + 1];
+  for (; run != last; ++run) {
+    if (run->n >= RigidTreeWorkspace::kShortMassRun) {
+      longRunEntries(w, *run, c, F, M);
+      continue;
+    }
+    const double* S_a = w.rows.data() + run->idx * kRow + kS;
+    double* column = M.data() + c * nv + run->idx;  // M[a, c]
+    double* row = M.data() + run->idx * nv + c;     // M[c, a]
+    for (int i = 0; i < run->n; ++i, S_a += kRow, row += nv) {
+      const double entry = Eigen::Map<const Vector6d>(S_a).dot(F);
+      column[i] = entry;
+      *row = entry;
+    }
+  }
+}
 
 void rigidTreeMassMatrix(const Model& model, Data& data) {
   RigidTreeWorkspace& w = data.rigid;
-  auto S_rows = w.S();
   Eigen::MatrixXd& M = data.M;
   // forward: every body and every subspace column in world
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
     data.I_composite[j] = joint.inertia.transformed(data.g[j]);
-    if (joint.nq == 0) continue;
-    // a single screw is the same in the joint base and the child frame
-    const SE3 base = joint.single_screw ? data.g[j] : data.g[j] * data.g_local[j].inverse();
-    for (int k = 0; k < joint.nq; ++k) {
-      const Vector6d s = applyAd(base, Vector6d(data.S[j].col(k)));
-      S_rows.row(joint.idx_q + k) = s.transpose();
-      w.rows.row(joint.idx_q + k).segment<6>(6) = s.transpose();
-    }
+    if (joint.nq > 0) worldSubspaceRows(joint, data, j, w);
   }
   // backward: composites; per coordinate its joint's own block and its column over the ancestors,
   // mirrored into the row
   for (int j = model.n_vjoints() - 1; j >= 0; --j) {
     const VirtualJoint& joint = model.joints[j];
-    const int end = joint.idx_q + joint.nq;
-    for (int c = joint.idx_q; c < end; ++c) {
-      const Vector6d F = data.I_composite[j] * Vector6d(S_rows.row(c).transpose());
-      for (int r = c; r < end; ++r) M(r, c) = M(c, r) = S_rows.row(r).dot(F.transpose());
-      for (int run = w.run_begin[j]; run < w.run_begin[j + 1]; ++run) {
-        const CoordinateBlock& ancestors = w.ancestor_runs[run];
-        if (ancestors.n < kShortMassRun) {
-          for (int a = ancestors.idx; a < ancestors.idx + ancestors.n; ++a) {
-            const Eigen::Map<const Vector6d> S_a(w.rows.row(a).data() + 6);
-            M(a, c) = M(c, a) = S_a.dot(F);
-          }
-          continue;
-        }
-        auto column = M.col(c).segment(ancestors.idx, ancestors.n);
-        column.noalias() = S_rows.middleRows(ancestors.idx, ancestors.n).lazyProduct(F);
-        M.row(c).segment(ancestors.idx, ancestors.n) = column.transpose();
+    const SpatialInertia& I = data.I_composite[j];
+    if (joint.nq == 1) {  // most joints: the own block is the diagonal entry
+      const int c = joint.idx_q;
+      const Vector6d s = worldSubspace(w, c), F = I * s;
+      M(c, c) = s.dot(F);
+      ancestorEntries(w, j, c, F, M);
+    } else {
+      const int end = joint.idx_q + joint.nq;
+      for (int c = joint.idx_q; c < end; ++c) {
+        const Vector6d F = I * worldSubspace(w, c);
+        for (int r = c; r < end; ++r) M(r, c) = M(c, r) = worldSubspace(w, r).dot(F);
+        ancestorEntries(w, j, c, F, M);
       }
     }
-    if (joint.parent >= 0) data.I_composite[joint.parent] += data.I_composite[j];
+    if (joint.parent >= 0) data.I_composite[joint.parent] += I;
   }
 }
 

@@ -13,11 +13,22 @@ bool supportsRigidTreeRoutes(const Model& model) {
   return true;
 }
 
+namespace {
+
+// whether block begins where the last of the runs that a joint's list began at `first` ends
+bool extendsLastRun(const std::vector<CoordinateBlock>& runs, int first,
+                    const CoordinateBlock& block) {
+  return static_cast<int>(runs.size()) > first && runs.back().idx + runs.back().n == block.idx;
+}
+
+}  // namespace
+
 RigidTreeWorkspace::RigidTreeWorkspace(const Model& model)
     : supported(supportsRigidTreeRoutes(model)) {
   if (!supported) return;
   const int n = model.n_vjoints();
   run_begin.assign(static_cast<std::size_t>(n) + 1, 0);
+  mass_run_begin.assign(static_cast<std::size_t>(n) + 1, 0);
   std::vector<CoordinateBlock> path;
   for (int j = 0; j < n; ++j) {
     // the ancestors' coordinate blocks, ascending, then merged where one ends as the next begins
@@ -27,24 +38,32 @@ RigidTreeWorkspace::RigidTreeWorkspace(const Model& model)
     }
     std::sort(path.begin(), path.end(),
               [](const CoordinateBlock& x, const CoordinateBlock& y) { return x.idx < y.idx; });
-    // a joint of six coordinates (a free base) stays a run of its own: dID forms the entries
-    // against it as fixed-size 6 x 6 products, where merged with the limb below it (a humanoid's
-    // base and waist, 8 coordinates) it went through the dynamic-size products of a long run (M
-    // takes every run shorter than kShortMassRun entry by entry)
+    // a joint of six coordinates (a free base) stays a run of its own in dID's runs: dID forms the
+    // entries against it as fixed-size 6 x 6 products, where merged with the limb below it (a
+    // humanoid's base and waist, 8 coordinates) it went through the dynamic-size products of a
+    // long run. The mass matrix forms every entry alike and takes the runs merged throughout
     run_begin[j] = static_cast<int>(ancestor_runs.size());
+    mass_run_begin[j] = static_cast<int>(mass_runs.size());
     bool last_is_free_base = false;
     for (const CoordinateBlock& block : path) {
       const bool free_base = block.n == kFreeBaseRun;
-      if (static_cast<int>(ancestor_runs.size()) > run_begin[j] && !free_base &&
-          !last_is_free_base && ancestor_runs.back().idx + ancestor_runs.back().n == block.idx) {
+      if (extendsLastRun(ancestor_runs, run_begin[j], block) && !free_base && !last_is_free_base) {
         ancestor_runs.back().n += block.n;
       } else {
         ancestor_runs.push_back(block);
       }
       last_is_free_base = free_base;
+      if (extendsLastRun(mass_runs, mass_run_begin[j], block)) {
+        mass_runs.back().n += block.n;
+      } else {
+        mass_runs.push_back(block);
+      }
     }
   }
   run_begin[n] = static_cast<int>(ancestor_runs.size());
+  mass_run_begin[n] = static_cast<int>(mass_runs.size());
+  mass_has_long_runs = std::any_of(mass_runs.begin(), mass_runs.end(),
+                                   [](const CoordinateBlock& r) { return r.n >= kShortMassRun; });
   columns = Eigen::Matrix<double, Eigen::Dynamic, 24>::Zero(model.nv, 24);
   rows = Eigen::Matrix<double, Eigen::Dynamic, 24, Eigen::RowMajor>::Zero(model.nv, 24);
   row_scratch = Eigen::VectorXd::Zero(model.nv);

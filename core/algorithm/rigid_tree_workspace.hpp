@@ -29,7 +29,16 @@ struct RigidTreeWorkspace {
   static constexpr int kFreeBaseRun = 6;
   std::vector<int> run_begin;
   std::vector<CoordinateBlock> ancestor_runs;
+  /// the same runs merged wherever one ends as the next begins, a free base included (the mass
+  /// matrix forms every entry alike), at mass_runs[mass_run_begin[j]] ..
+  std::vector<int> mass_run_begin;
+  std::vector<CoordinateBlock> mass_runs;
+  /// below this many coordinates the mass matrix forms a run entry by entry from the row-major
+  /// rows; a longer one (chains) as six axpys over the column-major columns
+  static constexpr int kShortMassRun = 16;
+  bool mass_has_long_runs = false;  ///< some mass run is that long: the mass matrix fills columns
 
+  static constexpr int kRowLength = 24, kSOffset = 6;  ///< of a row below, and where its S is
   /// per coordinate, one row [Psi_dot | S | Psi_ddot | Psi_ddot_v] of its world columns (nv x 24;
   /// the mass matrix writes only S): a run of ancestor coordinates is a contiguous block of each
   /// column, so an entry run of M or of the ID derivatives is a few axpys over whole packets

@@ -166,6 +166,7 @@ class ModelBuilder {
     joint.Phi = jointBasis(link.joint);
     joint.nq = static_cast<int>(joint.Phi.cols());
     joint.constant_subspace = commutes(joint.Phi);
+    joint.identity_basis = joint.nq == 6 && joint.Phi.isIdentity(0.0);
     joint.idx_q = model_.nq;
     for (int k = 0; k < joint.nq; ++k)
       model_.coordinate_names.push_back(link.name + "/joint/" + std::to_string(k));
@@ -767,7 +768,8 @@ class ModelBuilder {
 
   int push(VirtualJoint&& joint) {
     joint.inertia = SpatialInertia::fromMatrix(joint.M);
-    joint.has_placement = !joint.g_fixed.R.isIdentity(0.0) || !joint.g_fixed.p.isZero(0.0);
+    joint.placement_rotates = !joint.g_fixed.R.isIdentity(0.0);
+    joint.has_placement = joint.placement_rotates || !joint.g_fixed.p.isZero(0.0);
     if (joint.kind == VirtualJointKind::Rigid && joint.nq == 1) {
       joint.screw = joint.Phi.col(0);
       const Eigen::Vector3d w = joint.screw.head<3>(), v = joint.screw.tail<3>();

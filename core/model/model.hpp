@@ -50,6 +50,8 @@ struct VirtualJoint {
   /// Phi's columns commute (fixed, revolute, prismatic, helical, cylindrical joints): then
   /// T(Phi q) Phi = Phi, so S = Phi and S-dot = 0 at every q (docs/theory/gvs.md §1)
   bool constant_subspace = false;
+  /// Phi is the 6 x 6 identity (a free joint): S = T(Omega) without the product
+  bool identity_basis = false;
   /// one coordinate along a screw whose linear part is parallel to its unit (or zero) angular
   /// part (revolute, prismatic, helical): exp has a closed form and S = screw
   bool single_screw = false;
@@ -57,7 +59,8 @@ struct VirtualJoint {
   /// k when the single screw is a rotation about the frame axis +-e_k through the origin (most
   /// revolute joints: exp is a plane rotation of the other two axes), else -1
   int screw_frame_axis = -1;
-  bool has_placement = true;  ///< g_fixed differs from the identity
+  bool has_placement = true;      ///< g_fixed differs from the identity
+  bool placement_rotates = true;  ///< g_fixed's rotation differs from the identity
 
   // rod interval: strain bases at the collocation points (order 4: the two Zanna points;
   // order 2: Phi_z1 holds the midpoint)

@@ -14,6 +14,7 @@
 #include "core/algorithm/kinematics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/model/strain_basis.hpp"
+#include "tests/support/rigid_models.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
@@ -86,6 +87,48 @@ TEST(KinematicsTest, FrameAxisRevolutesTakeThePlaneRotationOfTheGeneralExponenti
   RobotDescription tilted = arm;
   tilted.links[0].joint.axis = {0.0, 0.6, 0.8};
   EXPECT_EQ(buildModel(tilted).joints[0].screw_frame_axis, -1);
+}
+
+TEST(KinematicsTest, WorldPosesOfFrameAxisRevolutesEqualTheComposedProducts) {
+  // a frame-axis revolute whose placement only translates takes its world rotation by turning two
+  // columns of the parent's: it must equal g_parent g_fixed exp(screw q); the humanoid's placements
+  // translate, a copy with rolled and pitched placements takes the full product
+  RobotDescription rotated = test::benchmarkHumanoid();
+  for (std::size_t i = 1; i < rotated.links.size(); i += 2)
+    rotated.links[i].origin.rpy = {0.3, -0.2, 0.1};
+  int turned = 0, composed = 0;
+  for (const RobotDescription& robot : {test::benchmarkHumanoid(), rotated}) {
+    const Model model = buildModel(robot);
+    Data data(model);
+    const test::State x = randomState(model, 14);
+    forwardKinematics(model, data, x.q);
+    for (int j = 0; j < model.n_vjoints(); ++j) {
+      const VirtualJoint& joint = model.joints[j];
+      if (!joint.single_screw || joint.parent < 0) continue;
+      ASSERT_GE(joint.screw_frame_axis, 0) << "frame " << j;
+      EXPECT_EQ(joint.placement_rotates, !joint.g_fixed.R.isIdentity(0.0));
+      ++(joint.placement_rotates ? composed : turned);
+      const SE3 g_pc = joint.g_fixed * singleScrewExp(joint.screw, x.q(joint.idx_q));
+      const SE3 expected = data.g[joint.parent] * g_pc;
+      EXPECT_LT((data.g_pc[j].matrix() - g_pc.matrix()).cwiseAbs().maxCoeff(), 1e-15) << j;
+      EXPECT_LT((data.g[j].matrix() - expected.matrix()).cwiseAbs().maxCoeff(), 4e-15) << j;
+    }
+  }
+  EXPECT_GT(turned, 0);
+  EXPECT_GT(composed, 0);
+}
+
+TEST(KinematicsTest, AFreeJointsSubspaceIsTheTangentOperator) {
+  // Phi = 1 for a free joint: S = T(Omega) is taken without the product T Phi
+  const Model model = buildModel(test::benchmarkHumanoid());
+  Data data(model);
+  forwardKinematics(model, data, randomState(model, 15).q);
+  const VirtualJoint& base = model.joints[0];
+  ASSERT_TRUE(base.identity_basis);
+  EXPECT_FALSE(model.joints[1].identity_basis);
+  ASSERT_FALSE(data.Omega[0].isZero(0.0));
+  EXPECT_EQ(Matrix6d(data.S[0]), dexp(data.Omega[0]));
+  EXPECT_EQ(Matrix6d(data.Z[0]), Matrix6d::Identity());
 }
 
 TEST(KinematicsTest, SubspaceRateTimesVelocityMatchesFiniteDifferencesOfS) {

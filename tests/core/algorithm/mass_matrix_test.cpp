@@ -60,7 +60,7 @@ TEST(MassMatrixTest, RigidTreeRouteEqualsTheGroupedRouteOnTheBenchmarkRobots) {
 }
 
 // the humanoid's base (coordinates 0..5) is a run of its own for every joint below it, so dID forms
-// its entries as fixed-size 6 x 6 products (M goes entry by entry below kShortMassRun); the waist's
+// its entries as fixed-size 6 x 6 products (M takes its own, merged runs); the waist's
 // coordinates 6, 7, which follow it, are a separate run for the arms and the neck (merged, the
 // base and waist were one run of 8)
 TEST(MassMatrixTest, AFreeBaseIsARunOfItsOwnInTheRigidTreeWorkspace) {
@@ -78,6 +78,39 @@ TEST(MassMatrixTest, AFreeBaseIsARunOfItsOwnInTheRigidTreeWorkspace) {
   }
   EXPECT_EQ(below_the_base, model.n_vjoints() - 1);
   EXPECT_GE(with_the_waist, 1 + 1 + 14);  // waist1 (only 6), neck, two arms of seven
+}
+
+// the mass matrix forms every entry alike, so its runs merge wherever one ends as the next begins,
+// across the free base too; together they hold exactly the ancestors' coordinates
+TEST(MassMatrixTest, MassRunsAreTheAncestorsCoordinatesMergedAcrossTheFreeBase) {
+  for (const RobotDescription& robot : {test::benchmarkHumanoid(), test::benchmarkChain(30)}) {
+    const Model model = buildModel(robot);
+    const RigidTreeWorkspace w(model);
+    bool long_run = false;
+    for (int j = 0; j < model.n_vjoints(); ++j) {
+      int ancestors = 0;
+      for (int a = model.joints[j].parent; a >= 0; a = model.joints[a].parent)
+        ancestors += model.joints[a].nq;
+      int covered = 0;
+      for (int run = w.mass_run_begin[j]; run < w.mass_run_begin[j + 1]; ++run) {
+        const CoordinateBlock& block = w.mass_runs[run];
+        covered += block.n;
+        long_run = long_run || block.n >= RigidTreeWorkspace::kShortMassRun;
+        if (run > w.mass_run_begin[j]) {
+          const CoordinateBlock& before = w.mass_runs[run - 1];
+          EXPECT_GT(block.idx, before.idx + before.n) << robot.name << " joint " << j;
+        }
+      }
+      EXPECT_EQ(covered, ancestors) << robot.name << " joint " << j;
+    }
+    EXPECT_EQ(w.mass_has_long_runs, long_run) << robot.name;
+  }
+  // the humanoid's arms see the base and the waist as one run of 8
+  const Model humanoid = buildModel(test::benchmarkHumanoid());
+  const RigidTreeWorkspace w(humanoid);
+  const int last = humanoid.n_vjoints() - 1;
+  EXPECT_EQ(w.mass_runs[w.mass_run_begin[last]].n, RigidTreeWorkspace::kFreeBaseRun + 2);
+  EXPECT_TRUE(RigidTreeWorkspace(buildModel(test::benchmarkChain(30))).mass_has_long_runs);
 }
 
 // rigid robots own their coordinates; the others (rods of several intervals, added mass) must keep
