@@ -8,8 +8,8 @@
 
 namespace tendril {
 
-/// \brief Joint-local position quantities only (Omega, g_local, g_pc, Z, T, S): what the mass
-///        matrix needs. World poses data.g are left as they were.
+/// \brief Joint-local position quantities only (Omega, g_local, g_pc, Z, T, S); world poses
+///        data.g are left as they were.
 void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q);
 
 /// \brief Z, T and S of every virtual joint at the Omega and Zanna strains already in data (as

@@ -98,17 +98,17 @@ void crossBlocks(const Model& model, Data& data, int h) {
 // 6-term dot product with the contiguous row-major copy of S_a (RigidTreeWorkspace::rows); a longer
 // one (chains) as six axpys over whole packets of the column-major copy, whose dynamic-size set-up
 // costs more than it saves on the short runs of trees and limbs (humanoid: 36.5k -> 33.6k
-// instructions per M; chains within 1 %). The column-major copy is filled only for a model that has
-// a long run.
+// instructions per M; chains within 1 %).
 
-// world subspace rows of joint j's coordinates (the row-major rows, and the columns where a long
-// run reads them). A rotation about a frame axis e_k (most revolutes) is s = sign [R e_k; p x R
-// e_k] with (R, p) = g_j: 9 flops instead of the adjoint's 33 (a single screw is the same in the
-// joint base and the child frame)
+// world subspace rows of joint j's coordinates, in the row-major rows and in the columns (writing
+// the columns only when a long run reads them took 2.6 % fewer instructions but 5-9 % more time on
+// the humanoid, the arm and the bf-5 tree, alternating the two builds). A rotation about a frame
+// axis e_k (most revolutes) is s = sign [R e_k; p x R e_k] with (R, p) = g_j: 9 flops instead of
+// the adjoint's 33 (a single screw is the same in the joint base and the child frame)
 void worldSubspaceRows(const VirtualJoint& joint, const Data& data, int j, RigidTreeWorkspace& w) {
   const auto store = [&](int k, const Vector6d& s) {
     w.rows.row(joint.idx_q + k).segment<6>(RigidTreeWorkspace::kSOffset) = s.transpose();
-    if (w.mass_has_long_runs) w.S().row(joint.idx_q + k) = s.transpose();
+    w.S().row(joint.idx_q + k) = s.transpose();
   };
   const SE3& g = data.g[j];
   if (joint.screw_frame_axis >= 0) {
@@ -182,7 +182,8 @@ void rigidTreeMassMatrix(const Model& model, Data& data) {
     const SpatialInertia& I = data.I_composite[j];
     if (joint.nq == 1) {  // most joints: the own block is the diagonal entry
       const int c = joint.idx_q;
-      const Vector6d s = worldSubspace(w, c), F = I * s;
+      const Vector6d s = w.columns.row(c).segment<6>(RigidTreeWorkspace::kSOffset).transpose();
+      const Vector6d F = I * s;
       M(c, c) = s.dot(F);
       ancestorEntries(w, j, c, F, M);
     } else {

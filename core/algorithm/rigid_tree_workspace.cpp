@@ -62,8 +62,6 @@ RigidTreeWorkspace::RigidTreeWorkspace(const Model& model)
   }
   run_begin[n] = static_cast<int>(ancestor_runs.size());
   mass_run_begin[n] = static_cast<int>(mass_runs.size());
-  mass_has_long_runs = std::any_of(mass_runs.begin(), mass_runs.end(),
-                                   [](const CoordinateBlock& r) { return r.n >= kShortMassRun; });
   columns = Eigen::Matrix<double, Eigen::Dynamic, 24>::Zero(model.nv, 24);
   rows = Eigen::Matrix<double, Eigen::Dynamic, 24, Eigen::RowMajor>::Zero(model.nv, 24);
   row_scratch = Eigen::VectorXd::Zero(model.nv);

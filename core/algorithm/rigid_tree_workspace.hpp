@@ -36,7 +36,6 @@ struct RigidTreeWorkspace {
   /// below this many coordinates the mass matrix forms a run entry by entry from the row-major
   /// rows; a longer one (chains) as six axpys over the column-major columns
   static constexpr int kShortMassRun = 16;
-  bool mass_has_long_runs = false;  ///< some mass run is that long: the mass matrix fills columns
 
   static constexpr int kRowLength = 24, kSOffset = 6;  ///< of a row below, and where its S is
   /// per coordinate, one row [Psi_dot | S | Psi_ddot | Psi_ddot_v] of its world columns (nv x 24;
