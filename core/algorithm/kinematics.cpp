@@ -222,11 +222,6 @@ Vector6d baseTwist(const VirtualJoint& joint, const std::vector<Vector6d>& of_fr
                              : of_frames[joint.parent];
 }
 
-void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
-  checkSize(q.size(), model.nq, "q");
-  for (int j = 0; j < model.n_vjoints(); ++j) localPose(model.joints[j], q, data, j);
-}
-
 void localSubspaces(const Model& model, Data& data) {
   for (int j = 0; j < model.n_vjoints(); ++j) {
     if (!model.joints[j].single_screw) jointSubspace(model.joints[j], data, j);
@@ -235,7 +230,7 @@ void localSubspaces(const Model& model, Data& data) {
 
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
   checkSize(q.size(), model.nq, "q");
-  // localKinematics() and g_j = g_parent g_fixed exp(Omega_j) (2a) in one pass
+  // each joint's local pose, then g_j = g_parent g_fixed exp(Omega_j) (2a), in one pass
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
     localPose(joint, q, data, j);

@@ -8,13 +8,9 @@
 
 namespace tendril {
 
-/// \brief Joint-local position quantities only (Omega, g_local, g_pc, Z, T, S); world poses
-///        data.g are left as they were.
-void localKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q);
-
 /// \brief Z, T and S of every virtual joint at the Omega and Zanna strains already in data (as
-///        inverseDynamicsWithoutSubspaces() or posesAndTwists() left them): localKinematics()
-///        without the exponentials.
+///        inverseDynamicsWithoutSubspaces() or posesAndTwists() left them), without the
+///        exponentials.
 void localSubspaces(const Model& model, Data& data);
 
 /// \brief Poses and motion subspaces of every virtual joint.
