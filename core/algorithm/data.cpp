@@ -40,6 +40,9 @@ void buildDerivativeWorkspace(const Model& model, Data& data) {
 Data::Data(const Model& model) {
   const std::size_t n = model.joints.size();
   Omega.assign(n, Vector6d::Zero());
+  const auto n_angles = static_cast<Eigen::Index>(model.screw_angle_coordinates.size());
+  screw_angle = screw_sin = Eigen::VectorXd::Zero(n_angles);
+  screw_cos = Eigen::VectorXd::Ones(n_angles);
   g_local.assign(n, SE3::Identity());
   g.assign(n, SE3::Identity());
   g_pc.assign(n, SE3::Identity());

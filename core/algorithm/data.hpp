@@ -31,7 +31,10 @@ struct Data {
   //-------------------- position stage
   // computed by forwardKinematics(model, data, q)
   std::vector<Vector6d> Omega;  ///< joint twist Omega_j                          (n_vjoints)
-  std::vector<SE3> g_local;     ///< exp(Omega_j): child frame in the joint base   (n_vjoints)
+  /// the angles of the rotating single screws, their sines and cosines (screwAngles())
+  ///                                               (Model::screw_angle_coordinates)
+  Eigen::VectorXd screw_angle, screw_sin, screw_cos;
+  std::vector<SE3> g_local;  ///< exp(Omega_j): child frame in the joint base   (n_vjoints)
   std::vector<SE3>
       g_pc;  ///< child frame j in its parent's child frame: g_fixed exp(Omega_j) (n_vjoints)
   std::vector<SE3> g;  ///< child frame j in world                       (n_vjoints)

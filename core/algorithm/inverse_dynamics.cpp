@@ -199,13 +199,14 @@ const Eigen::VectorXd& inverseDynamicsWithoutSubspaces(const Model& model, Data&
   checkSizes(model, v.size(), a.size());
   if (q.size() != model.nq) throw std::invalid_argument("q has the wrong size");
   const Vector6d base_acceleration = -model.gravity;
+  screwAngles(model, data, q);
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
     const auto q_j = q.segment(joint.idx_q, joint.nq);
     JointRates rates;
     if (joint.single_screw) {
       data.Omega[j] = q_j(0) * joint.screw;
-      data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
+      data.g_local[j] = singleScrewExp(joint, data, q_j(0));
     } else {
       rates = jointRates(joint, data, j, q_j, v.segment(joint.idx_q, joint.nq),
                          a.segment(joint.idx_q, joint.nq));

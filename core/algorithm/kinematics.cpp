@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/math/sin_cos.hpp"
+
 namespace tendril {
 namespace {
 
@@ -94,15 +96,17 @@ constexpr int kNextAxis[3] = {1, 2, 0}, kAfterNextAxis[3] = {2, 0, 1};
 // g_local = exp(screw q) and g_pc = g_fixed g_local of a single screw. About a frame axis e_k (most
 // revolute joints) exp is a plane rotation of the other two axes i, l, and g_fixed g_local turns
 // two columns of R_fixed: 12 flops instead of a Rodrigues matrix and a 3 x 3 product
-void singleScrewPoses(const VirtualJoint& joint, double q, SE3& g_local, SE3& g_pc) {
+void singleScrewPoses(const VirtualJoint& joint, const Data& data, double q, SE3& g_local,
+                      SE3& g_pc) {
   const int k = joint.screw_frame_axis;
   if (k < 0) {
-    g_local = singleScrewExp(joint.screw, q);
+    g_local = singleScrewExp(joint, data, q);
     g_pc = joint.has_placement ? joint.g_fixed * g_local : g_local;
     return;
   }
   const int i = kNextAxis[k], l = kAfterNextAxis[k];
-  const double s = joint.screw(k) * std::sin(q), c = std::cos(q);
+  const int slot = joint.screw_angle_slot;
+  const double s = joint.screw(k) * data.screw_sin(slot), c = data.screw_cos(slot);
   g_local.R.setIdentity();
   g_local.R(i, i) = c;
   g_local.R(l, l) = c;
@@ -154,7 +158,7 @@ void localPose(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd
   if (joint.single_screw) {
     const double q_j = q(joint.idx_q);
     data.Omega[j] = q_j * joint.screw;
-    singleScrewPoses(joint, q_j, data.g_local[j], data.g_pc[j]);
+    singleScrewPoses(joint, data, q_j, data.g_local[j], data.g_pc[j]);
     return;  // S = Z = Phi were set when Data was built
   }
   jointPosition(joint, q.segment(joint.idx_q, joint.nq), data, j);
@@ -163,14 +167,33 @@ void localPose(const VirtualJoint& joint, const Eigen::Ref<const Eigen::VectorXd
 
 }  // namespace
 
-SE3 singleScrewExp(const Vector6d& screw, double q) {
+SE3 singleScrewExp(const Vector6d& screw, double q, double sin_q, double cos_q) {
   SE3 g;
   g.p = q * screw.tail<3>();
   const Eigen::Vector3d a = screw.head<3>();
   if (a.isZero(0.0)) return g;
-  const double s = std::sin(q), c = std::cos(q);
-  g.R = c * Eigen::Matrix3d::Identity() + s * skew(a) + (1.0 - c) * (a * a.transpose());
+  g.R = cos_q * Eigen::Matrix3d::Identity() + sin_q * skew(a) + (1.0 - cos_q) * (a * a.transpose());
   return g;
+}
+
+SE3 singleScrewExp(const Vector6d& screw, double q) {
+  double sin_q = 0.0, cos_q = 1.0;
+  if (!screw.head<3>().isZero(0.0)) sinCos(q, sin_q, cos_q);
+  return singleScrewExp(screw, q, sin_q, cos_q);
+}
+
+void screwAngles(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
+  const std::vector<int>& coordinates = model.screw_angle_coordinates;
+  const int n = static_cast<int>(coordinates.size());
+  if (n == 0) return;
+  for (int i = 0; i < n; ++i) data.screw_angle(i) = q(coordinates[i]);
+  sinCos(data.screw_angle.data(), n, data.screw_sin.data(), data.screw_cos.data());
+}
+
+SE3 singleScrewExp(const VirtualJoint& joint, const Data& data, double q) {
+  const int slot = joint.screw_angle_slot;
+  if (slot < 0) return singleScrewExp(joint.screw, q, 0.0, 1.0);  // a translation
+  return singleScrewExp(joint.screw, q, data.screw_sin(slot), data.screw_cos(slot));
 }
 
 Vector6d basisTimes(const VirtualJoint& joint, const Matrix6Xd& Phi,
@@ -230,6 +253,7 @@ void localSubspaces(const Model& model, Data& data) {
 
 void forwardKinematics(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q) {
   checkSize(q.size(), model.nq, "q");
+  screwAngles(model, data, q);
   // each joint's local pose, then g_j = g_parent g_fixed exp(Omega_j) (2a), in one pass
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
@@ -258,6 +282,7 @@ void posesAndTwists(const Model& model, Data& data, const Eigen::Ref<const Eigen
                     const Eigen::Ref<const Eigen::VectorXd>& v) {
   checkSize(q.size(), model.nq, "q");
   checkSize(v.size(), model.nv, "v");
+  screwAngles(model, data, q);
   for (int j = 0; j < model.n_vjoints(); ++j) {
     const VirtualJoint& joint = model.joints[j];
     const auto q_j = q.segment(joint.idx_q, joint.nq);
@@ -266,7 +291,7 @@ void posesAndTwists(const Model& model, Data& data, const Eigen::Ref<const Eigen
     Vector6d Omega_dot = Vector6d::Zero();
     if (joint.single_screw) {
       data.Omega[j] = q_j(0) * joint.screw;
-      data.g_local[j] = singleScrewExp(joint.screw, q_j(0));
+      data.g_local[j] = singleScrewExp(joint, data, q_j(0));
     } else {
       jointOmega(joint, q_j, data, j);
       Omega_dot = jointOmegaRate(joint, data, j, v_j);

@@ -40,6 +40,18 @@ void frameJacobian(const Model& model, const Data& data, int j, Eigen::Ref<Eigen
 ///        a: Rodrigues, and p = q v.
 SE3 singleScrewExp(const Vector6d& screw, double q);
 
+/// \brief singleScrewExp() with sin q and cos q given.
+SE3 singleScrewExp(const Vector6d& screw, double q, double sin_q, double cos_q);
+
+/// \brief The angle of every rotating single screw (Model::screw_angle_coordinates), its sine and
+///        its cosine, into data.screw_angle, screw_sin and screw_cos: one vectorised batch
+///        (core/math/sin_cos.hpp) instead of a libm call per joint. The pose passes start with it.
+void screwAngles(const Model& model, Data& data, const Eigen::Ref<const Eigen::VectorXd>& q);
+
+/// \brief exp(screw q) of single-screw joint j, its sine and cosine taken from data
+///        (screwAngles() ran for this q).
+SE3 singleScrewExp(const VirtualJoint& joint, const Data& data, double q);
+
 /// \brief Phi q_j for a rod basis at one collocation point (Phi_z1 or Phi_z2 of the joint), through
 ///        its single-entry columns: mode k lives in row joint.basis_rows[k].
 Vector6d basisTimes(const VirtualJoint& joint, const Matrix6Xd& Phi,

@@ -776,6 +776,10 @@ class ModelBuilder {
       joint.single_screw =
           (w.isZero(0.0) || std::abs(w.norm() - 1.0) < 1e-15) && w.cross(v).isZero(1e-15);
       if (joint.single_screw) joint.screw_frame_axis = frameAxis(joint.screw);
+      if (joint.single_screw && !w.isZero(0.0)) {
+        joint.screw_angle_slot = static_cast<int>(model_.screw_angle_coordinates.size());
+        model_.screw_angle_coordinates.push_back(joint.idx_q);
+      }
     }
     model_.joints.push_back(std::move(joint));
     return n() - 1;

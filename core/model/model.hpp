@@ -59,6 +59,9 @@ struct VirtualJoint {
   /// k when the single screw is a rotation about the frame axis +-e_k through the origin (most
   /// revolute joints: exp is a plane rotation of the other two axes), else -1
   int screw_frame_axis = -1;
+  /// a single screw that rotates: its place in Model::screw_angle_coordinates, whose sines and
+  /// cosines the pose passes take in one batch (screwAngles()); else -1
+  int screw_angle_slot = -1;
   bool has_placement = true;      ///< g_fixed differs from the identity
   bool placement_rotates = true;  ///< g_fixed's rotation differs from the identity
 
@@ -309,7 +312,9 @@ struct Model {
   bool agnostic_only = false;
   std::vector<CompiledLvpTendon> lvp_tendons;            ///< tendons on LVP bodies' surfaces
   std::vector<CompiledCavityPressure> cavity_pressures;  ///< pressures in LVP bodies' cavities
-  Topology topology;             ///< coordinate groups and paths of the joints
+  Topology topology;  ///< coordinate groups and paths of the joints
+  /// the coordinate of every rotating single screw, by VirtualJoint::screw_angle_slot
+  std::vector<int> screw_angle_coordinates;
   RobotDescription description;  ///< the source, for drawing and saving
 
   int n_vjoints() const { return static_cast<int>(joints.size()); }

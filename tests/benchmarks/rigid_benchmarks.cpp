@@ -5,6 +5,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "core/algorithm/inverse_dynamics.hpp"
 #include "core/algorithm/inverse_dynamics_derivatives.hpp"
 #include "core/algorithm/mass_matrix.hpp"
+#include "core/math/sin_cos.hpp"
 #include "tests/benchmarks/bench_support.hpp"
 #include "tests/support/mujoco_bridge.hpp"
 #include "tests/support/rigid_models.hpp"
@@ -150,6 +153,44 @@ void mujocoCall(benchmark::State& state, const std::string& name, int which) {
   }
   w.label(state);
 }
+
+// the sines and cosines of the joint angles: the batch the pose passes take (core/math/sin_cos.hpp)
+// beside one libm sincos per angle, on the humanoid's 29 revolutes (range(0)) and other counts
+std::vector<double> jointAngles(int n) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> angle(-3.2, 3.2);
+  std::vector<double> angles(n);
+  for (double& a : angles) a = angle(rng);
+  return angles;
+}
+
+void BM_SinCos_Batch(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const std::vector<double> angles = jointAngles(n);
+  std::vector<double> s(n), c(n);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(angles.data());
+    sinCos(angles.data(), n, s.data(), c.data());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_SinCos_Batch)->Arg(7)->Arg(29)->Arg(100);
+
+void BM_SinCos_Libm(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const std::vector<double> angles = jointAngles(n);
+  std::vector<double> s(n), c(n);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(angles.data());
+    for (int i = 0; i < n; ++i) {
+      const double a = angles[i];  // one sincos call: gcc fuses sin and cos of the same value
+      s[i] = std::sin(a);
+      c[i] = std::cos(a);
+    }
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_SinCos_Libm)->Arg(7)->Arg(29)->Arg(100);
 
 const std::vector<std::string> kModels = {"arm7",       "chain7",     "chain30",
                                           "chain60",    "chain100",   "tree31_bf2",

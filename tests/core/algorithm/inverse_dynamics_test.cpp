@@ -89,6 +89,46 @@ TEST(KinematicsTest, FrameAxisRevolutesTakeThePlaneRotationOfTheGeneralExponenti
   EXPECT_EQ(buildModel(tilted).joints[0].screw_frame_axis, -1);
 }
 
+TEST(KinematicsTest, RotatingSingleScrewsTakeTheirSinesFromOneBatch) {
+  // every rotating single screw (revolute, helical, about any axis) has a slot in the batch of
+  // angles, nothing else has; each pass's local pose equals Rodrigues' formula with libm's sine and
+  // cosine to rounding
+  std::vector<RobotDescription> robots = {test::benchmarkHumanoid()};
+  for (unsigned seed = 1; seed <= 9; ++seed) robots.push_back(test::randomRigidTree(seed, 12));
+  int rotating = 0, translating = 0;
+  for (const RobotDescription& robot : robots) {
+    SCOPED_TRACE(robot.name);
+    const Model model = buildModel(robot);
+    Data forward(model), without_subspaces(model);
+    const test::State x = randomState(model, 16);
+    forwardKinematics(model, forward, x.q);
+    posesAndTwists(model, without_subspaces, x.q, x.v);
+    std::vector<int> slots_seen;
+    for (int j = 0; j < model.n_vjoints(); ++j) {
+      const VirtualJoint& joint = model.joints[j];
+      const bool rotates = joint.single_screw && !joint.screw.head<3>().isZero(0.0);
+      ASSERT_EQ(joint.screw_angle_slot >= 0, rotates) << "frame " << j;
+      if (joint.single_screw) ++(rotates ? rotating : translating);
+      if (!rotates) continue;
+      slots_seen.push_back(joint.screw_angle_slot);
+      EXPECT_EQ(model.screw_angle_coordinates[joint.screw_angle_slot], joint.idx_q);
+      const double q = x.q(joint.idx_q);
+      const Eigen::Vector3d a = joint.screw.head<3>();
+      const Eigen::Matrix3d rodrigues = std::cos(q) * Eigen::Matrix3d::Identity() +
+                                        std::sin(q) * skew(a) +
+                                        (1.0 - std::cos(q)) * (a * a.transpose());
+      EXPECT_LT((forward.g_local[j].R - rodrigues).cwiseAbs().maxCoeff(), 5e-16) << "frame " << j;
+      EXPECT_LT((without_subspaces.g_local[j].R - rodrigues).cwiseAbs().maxCoeff(), 5e-16)
+          << "frame " << j;
+    }
+    std::sort(slots_seen.begin(), slots_seen.end());
+    for (int i = 0; i < static_cast<int>(slots_seen.size()); ++i) EXPECT_EQ(slots_seen[i], i);
+    EXPECT_EQ(slots_seen.size(), model.screw_angle_coordinates.size());
+  }
+  EXPECT_GT(rotating, 0);
+  EXPECT_GT(translating, 0);  // prismatic joints: no slot, no sine
+}
+
 TEST(KinematicsTest, WorldPosesOfFrameAxisRevolutesEqualTheComposedProducts) {
   // a frame-axis revolute whose placement only translates takes its world rotation by turning two
   // columns of the parent's: it must equal g_parent g_fixed exp(screw q); the humanoid's placements
