@@ -1,5 +1,6 @@
 #include "core/algorithm/kinematics.hpp"
 
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -193,6 +194,7 @@ void screwAngles(const Model& model, Data& data, const Eigen::Ref<const Eigen::V
 SE3 singleScrewExp(const VirtualJoint& joint, const Data& data, double q) {
   const int slot = joint.screw_angle_slot;
   if (slot < 0) return singleScrewExp(joint.screw, q, 0.0, 1.0);  // a translation
+  assert(data.screw_angle(slot) == q && "screwAngles() did not run for this q");
   return singleScrewExp(joint.screw, q, data.screw_sin(slot), data.screw_cos(slot));
 }
 

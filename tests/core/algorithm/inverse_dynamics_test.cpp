@@ -91,18 +91,23 @@ TEST(KinematicsTest, FrameAxisRevolutesTakeThePlaneRotationOfTheGeneralExponenti
 
 TEST(KinematicsTest, RotatingSingleScrewsTakeTheirSinesFromOneBatch) {
   // every rotating single screw (revolute, helical, about any axis) has a slot in the batch of
-  // angles, nothing else has; each pass's local pose equals Rodrigues' formula with libm's sine and
-  // cosine to rounding
+  // angles, nothing else has; each pose pass's local pose equals Rodrigues' formula with libm's
+  // sine and cosine to rounding (one ulp of each, a few ulps of 1 in the sum), also on a Data
+  // that saw other angles before
+  const double rounding = 4.0 * std::numeric_limits<double>::epsilon();
   std::vector<RobotDescription> robots = {test::benchmarkHumanoid()};
   for (unsigned seed = 1; seed <= 9; ++seed) robots.push_back(test::randomRigidTree(seed, 12));
   int rotating = 0, translating = 0;
   for (const RobotDescription& robot : robots) {
     SCOPED_TRACE(robot.name);
     const Model model = buildModel(robot);
-    Data forward(model), without_subspaces(model);
-    const test::State x = randomState(model, 16);
-    forwardKinematics(model, forward, x.q);
-    posesAndTwists(model, without_subspaces, x.q, x.v);
+    Data forward(model), poses_and_twists(model), id_poses(model);
+    const test::State before = randomState(model, 17), x = randomState(model, 16);
+    for (const test::State* state : {&before, &x}) {
+      forwardKinematics(model, forward, state->q);
+      posesAndTwists(model, poses_and_twists, state->q, state->v);
+      inverseDynamicsWithoutSubspaces(model, id_poses, state->q, state->v, state->a);
+    }
     std::vector<int> slots_seen;
     for (int j = 0; j < model.n_vjoints(); ++j) {
       const VirtualJoint& joint = model.joints[j];
@@ -117,9 +122,10 @@ TEST(KinematicsTest, RotatingSingleScrewsTakeTheirSinesFromOneBatch) {
       const Eigen::Matrix3d rodrigues = std::cos(q) * Eigen::Matrix3d::Identity() +
                                         std::sin(q) * skew(a) +
                                         (1.0 - std::cos(q)) * (a * a.transpose());
-      EXPECT_LT((forward.g_local[j].R - rodrigues).cwiseAbs().maxCoeff(), 5e-16) << "frame " << j;
-      EXPECT_LT((without_subspaces.g_local[j].R - rodrigues).cwiseAbs().maxCoeff(), 5e-16)
-          << "frame " << j;
+      for (const Data* data : {&forward, &poses_and_twists, &id_poses}) {
+        EXPECT_LT((data->g_local[j].R - rodrigues).cwiseAbs().maxCoeff(), rounding)
+            << "frame " << j;
+      }
     }
     std::sort(slots_seen.begin(), slots_seen.end());
     for (int i = 0; i < static_cast<int>(slots_seen.size()); ++i) EXPECT_EQ(slots_seen[i], i);
