@@ -19,6 +19,19 @@ bool supportsArticulatedBody(const Model& model) {
   return true;
 }
 
+bool articulatedBodyIsFaster(const Model& model) {
+  if (model.nv == 0 || !supportsArticulatedBody(model)) return false;
+  double depth_sum = 0.0;  // sum over coordinates of the coordinates on their way to the root
+  for (int j = 0; j < model.n_vjoints(); ++j) {
+    if (model.joints[j].nq == 0) continue;
+    int on_path = 0;
+    for (const auto& [group, last] : model.topology.coordinate_path[j])
+      on_path += model.joints[group].nq;
+    depth_sum += static_cast<double>(model.joints[j].nq) * on_path;
+  }
+  return depth_sum >= kArticulatedBodyDepth * model.nv;
+}
+
 ArticulatedBodyWorkspace::ArticulatedBodyWorkspace(const Model& model)
     : supported(supportsArticulatedBody(model)) {
   if (!supported) return;  // nothing to size: the passes refuse such a model

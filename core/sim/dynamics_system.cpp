@@ -54,6 +54,7 @@ DynamicsSystem::DynamicsSystem(const Model& model, std::unique_ptr<DynamicsJacob
       analytic_(family_ == DynamicsFamily::Engine &&
                 dynamic_cast<const AnalyticJacobian*>(jacobian_.get()) != nullptr &&
                 model.controllers.empty()),
+      articulated_(articulatedBodyIsFaster(model)),
       tau_(model.nv),
       q_r_(model.nq),
       v_r_(model.nv),
@@ -107,10 +108,9 @@ const Eigen::VectorXd& DynamicsSystem::forwardAcceleration(double t, const Eigen
   inputForces(t, q, v, tau_);
   if (constrained_)  // closed chains, prescribed coordinates
     return constrainedForwardDynamics(model_, data_, *constrained_, q, v, tau_, t);
-  // O(n) where every joint owns its coordinates: faster than forming and factoring M on chains
-  // from one joint up, level on branched trees (docs/PERFORMANCE.md, "The rigid line")
-  if (data_.articulated.supported)
-    return articulatedBodyForwardDynamics(model_, data_, q, v, tau_, t);
+  // O(n) where every joint owns its coordinates and they lie deep enough to beat forming and
+  // factoring M (articulatedBodyIsFaster: long chains, the humanoid; not branched trees)
+  if (articulated_) return articulatedBodyForwardDynamics(model_, data_, q, v, tau_, t);
   return forwardDynamics(model_, data_, q, v, tau_, t);
 }
 

@@ -153,6 +153,7 @@ class DynamicsSystem {
   Data data_;
   std::unique_ptr<DynamicsJacobian> jacobian_;
   bool analytic_ = false;
+  bool articulated_ = false;  // forward dynamics by the recursion (articulatedBodyIsFaster())
   // the model-agnostic family: world poses for the energies, the acceleration a Jacobian is
   // taken at
   ModelAgnosticPoses agnostic_poses_;

@@ -7,10 +7,13 @@
 #include <Eigen/LU>
 #include <random>
 
+#include "core/algorithm/articulated_body.hpp"
+#include "core/algorithm/forward_dynamics.hpp"
 #include "core/algorithm/mass_matrix.hpp"
 #include "core/sim/second_order_linear_solver.hpp"
 #include "tests/support/block_linear_solver.hpp"
 #include "tests/support/closed_chain_models.hpp"
+#include "tests/support/rigid_models.hpp"
 #include "tests/support/test_models.hpp"
 
 namespace tendril {
@@ -26,6 +29,43 @@ TEST(DynamicsSystemTest, KineticEnergyIsHalfVTransposeMV) {
     const double expected = 0.5 * s.v.dot(massMatrix(model, data, s.q) * s.v);
     EXPECT_NEAR(system.energies(s.q, s.v).kinetic, expected, 1e-12 * expected) << name;
   }
+}
+
+// the acceleration takes the articulated-body recursion where the coordinates lie deep enough
+// (long chains, the humanoid) and the factor of M elsewhere (short chains, branched trees, rods
+// whose intervals share coordinates), the routes measured in docs/PERFORMANCE.md; the recursion
+// leaves M unformed, the factor forms it, and both give the forward dynamics
+TEST(DynamicsSystemTest, AccelerationTakesTheRecursionOnlyWhereItIsFaster) {
+  struct Case {
+    const char* name;
+    RobotDescription robot;
+    bool recursion;
+  };
+  const Case cases[] = {{"chain of 7", test::benchmarkChain(7), false},
+                        {"chain of 10", test::benchmarkChain(10), false},
+                        {"chain of 15", test::benchmarkChain(15), true},
+                        {"chain of 30", test::benchmarkChain(30), true},
+                        {"arm", test::benchmarkArm(), false},
+                        {"tree bf 2", test::branchedTree(31, 2), false},
+                        {"tree bf 5", test::branchedTree(31, 5), false},
+                        {"tree of 63", test::branchedTree(63, 2), false},
+                        {"humanoid", test::benchmarkHumanoid(), true},
+                        {"soft_cantilever", test::example("soft_cantilever"), false}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const Model model = buildModel(c.robot);
+    EXPECT_EQ(articulatedBodyIsFaster(model), c.recursion);
+    DynamicsSystem system(model, std::make_unique<AnalyticJacobian>());
+    const test::State s = test::randomState(model, 8);
+    const Eigen::VectorXd qdd = system.acceleration(0.0, s.q, s.v);
+    EXPECT_EQ(system.data().M.isZero(0.0), c.recursion);
+    Data data(model);
+    const Eigen::VectorXd reference =
+        forwardDynamics(model, data, s.q, s.v, Eigen::VectorXd::Zero(model.nv));
+    EXPECT_LT((qdd - reference).norm(), 1e-9 * (1.0 + reference.norm()));
+  }
+  // a chain of n joints: mean depth (n + 1) / 2, so the threshold falls between 14 and 15 joints
+  EXPECT_FALSE(articulatedBodyIsFaster(buildModel(test::benchmarkChain(14))));
 }
 
 // the force-space Newton solve (analytical derivatives) equals the solve of CVODE's 2n x 2n
