@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -16,9 +17,13 @@ namespace tendril {
 namespace {
 
 // error of a double against a long-double reference, in ulps of a double in the reference's own
-// binade (just below a power of two, the rounded reference's ulp would be twice too large)
+// binade (just below a power of two, the rounded reference's ulp would be twice too large); at zero
+// and among subnormals, the smallest step
 double ulpError(double value, long double reference) {
-  const long double ulp = std::ldexp(1.0L, std::ilogb(reference) - 52);
+  const long double smallest = std::numeric_limits<double>::denorm_min();
+  const long double ulp = reference == 0.0L
+                              ? smallest
+                              : std::max(smallest, std::ldexp(1.0L, std::ilogb(reference) - 52));
   return static_cast<double>(std::abs(static_cast<long double>(value) - reference) / ulp);
 }
 
