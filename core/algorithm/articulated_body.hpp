@@ -37,9 +37,9 @@ inline constexpr double kArticulatedBodyDepth = 8.0;
 /// \brief Whether the simulator takes the articulated-body recursion for \p model's forward
 ///        dynamics rather than the factor of M: where it applies and the coordinates lie on average
 ///        at least kArticulatedBodyDepth deep. Measured on the rigid robots (docs/PERFORMANCE.md,
-///        "The rigid line"): the factor is level on chains of 7 to 10 joints and 4-16 % faster on
-///        the branched trees, the recursion 3-5 % faster on a chain of 15, 8-16 % on 20, level on
-///        the humanoid (mean depth 9.8) and 2.6x faster on a chain of 100.
+///        "The rigid line"): the factor is level on chains of 7 to 10 joints and 4-20 % faster on
+///        the binary and bf-5 trees, the recursion 3-5 % faster on a chain of 15, 8-16 % on 20,
+///        level on the humanoid (mean depth 9.8) and 2.6x faster on a chain of 100.
 [[nodiscard]] bool articulatedBodyIsFaster(const Model& model);
 
 /// \brief forwardDynamics() by the articulated-body recursion: qdd = M^-1 (tau_actuation - K q -

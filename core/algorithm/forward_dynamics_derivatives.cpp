@@ -50,10 +50,10 @@ void articulatedRoute(const Model& model, Data& data, const Eigen::Ref<const Eig
 
 }  // namespace
 
-// The crossover, measured (docs/PERFORMANCE.md, "The rigid line", "dFD: dense factor or
-// articulated solve": BM_Rigid_Tendril_dFD_DMM and _AZA in one run): the articulated route took
-// 1.6x (7 dof) to 4.6x (63-link tree) the time of the factor on every benchmark robot up to 100
-// dof, chains, trees and the humanoid alike (3.2x on the 100-chain: no crossover in sight). The
+// The crossover, measured (docs/PERFORMANCE.md, "The rigid line", "dFD: three routes":
+// BM_Rigid_Tendril_dFD_DMM and _AZA in one run): the articulated route took
+// 2.1x (7 dof) to 6.3x (63-link tree) the time of the factor on every benchmark robot up to 100
+// dof, chains, trees and the humanoid alike (5.0x on the 100-chain: no crossover in sight). The
 // factor's triangular solves run on blocks of 8 and 16 columns; the recursion's per-column 6-vector
 // sweeps do not vectorise across columns. So Automatic takes the factor on every model.
 ForwardDerivativeRoute preferredForwardDerivativeRoute(const Model& /*model*/) {
