@@ -1,5 +1,6 @@
 #include "core/math/sin_cos.hpp"
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -7,13 +8,36 @@
 namespace tendril {
 namespace {
 
-// 1/n!, the Taylor coefficients, correctly rounded (n! is exact in double up to 22!: one division).
-// Truncated after x^17 (sin) and x^16 (cos), the remainders on |r| <= pi/4 are below 1e-19 and
-// 2e-18, a thousandth and a fiftieth of an ulp
+// The Taylor series of sin and cos past their leading terms, as polynomials in z = r^2:
+// sin r = r + r z S(z), S = -1/3! + z/5! - ... + z^7/17!; cos r = 1 - z/2 + z^2 C(z),
+// C = 1/4! - z/6! + ... + z^6/16!. Truncated there, the remainders on |r| <= pi/4 are below 1e-19
+// and 2e-18, a thousandth and a fiftieth of an ulp. The coefficients are correctly rounded: n! is
+// exact in double up to 22!, so 1/n! is one division
 constexpr double reciprocalFactorial(int n) {
   double factorial = 1.0;
   for (int k = 2; k <= n; ++k) factorial *= k;
   return 1.0 / factorial;
+}
+
+// first_sign / first!, -first_sign / (first + 2)!, ...: N terms
+template <std::size_t N>
+constexpr std::array<double, N> alternatingReciprocalFactorials(int first, double first_sign) {
+  std::array<double, N> series{};
+  for (std::size_t k = 0; k < N; ++k) {
+    const double sign = k % 2 == 0 ? first_sign : -first_sign;
+    series[k] = sign * reciprocalFactorial(first + 2 * static_cast<int>(k));
+  }
+  return series;
+}
+constexpr auto kSinSeries = alternatingReciprocalFactorials<8>(3, -1.0);
+constexpr auto kCosSeries = alternatingReciprocalFactorials<7>(4, 1.0);
+
+// sum of series[k] z^k by Horner's rule, from the highest power down
+template <std::size_t N>
+inline double horner(const std::array<double, N>& series, double z) {
+  double p = series[N - 1];
+  for (std::size_t k = N - 1; k-- > 0;) p = p * z + series[k];
+  return p;
 }
 
 constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
@@ -30,30 +54,15 @@ constexpr std::uint64_t kReducedRangeBits = std::bit_cast<std::uint64_t>(kSinCos
 
 // sin and cos of r + r_lo on |r| <= pi/4, r_lo what the reduction's first two parts leave (their
 // rounding and the third part; next to a multiple of pi/2 it can exceed r, so it is added last):
-// sin = r + r^3 P(r^2) + r_lo, cos = 1 - r^2/2 + r^4 Q(r^2) - r r_lo. 1 - r^2/2 is summed with
+// sin = r + r^3 S(r^2) + r_lo, cos = 1 - r^2/2 + r^4 C(r^2) - r r_lo. 1 - r^2/2 is summed with
 // its rounding error, which is otherwise half an ulp of the result
 inline double sinKernel(double r, double r_lo, double z) {
-  double p = reciprocalFactorial(17);
-  p = p * z - reciprocalFactorial(15);
-  p = p * z + reciprocalFactorial(13);
-  p = p * z - reciprocalFactorial(11);
-  p = p * z + reciprocalFactorial(9);
-  p = p * z - reciprocalFactorial(7);
-  p = p * z + reciprocalFactorial(5);
-  p = p * z - reciprocalFactorial(3);
-  return r + (r * z * p + r_lo);
+  return r + (r * z * horner(kSinSeries, z) + r_lo);
 }
 
 inline double cosKernel(double r, double r_lo, double z) {
-  double p = reciprocalFactorial(16);
-  p = p * z - reciprocalFactorial(14);
-  p = p * z + reciprocalFactorial(12);
-  p = p * z - reciprocalFactorial(10);
-  p = p * z + reciprocalFactorial(8);
-  p = p * z - reciprocalFactorial(6);
-  p = p * z + reciprocalFactorial(4);
   const double half_z = 0.5 * z, w = 1.0 - half_z;
-  return w + (((1.0 - w) - half_z) + (z * z * p - r * r_lo));
+  return w + (((1.0 - w) - half_z) + (z * z * horner(kCosSeries, z) - r * r_lo));
 }
 
 }  // namespace
